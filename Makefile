@@ -1,0 +1,28 @@
+# OpenPISA top-level Makefile: delegates to the folders, binaries land in build/bin/.
+#   make          build everything (optimised, build/)
+#   make test     install what is missing, build with ASan+UBSan (build/san), run every test
+#   make demo     install what is missing, build, run the examples in simulation
+#   make bench    benchmarks; figures go to docs/performance.md by hand, see that file
+#   make deps     install Debian packages (as root) or print the apt-get line
+SUBDIRS := lib model stf tests
+
+all:
+	@for d in $(SUBDIRS); do $(MAKE) --no-print-directory -C $$d all || exit 1; done
+
+deps:
+	@bash scripts/deps.sh
+
+test: deps
+	@$(MAKE) --no-print-directory SAN=1 all
+	@bash scripts/run-tests.sh
+
+demo: deps all
+	@bash scripts/demo.sh
+
+bench: all
+	@bash scripts/bench.sh
+
+clean:
+	rm -rf build
+
+.PHONY: all deps test demo bench clean
