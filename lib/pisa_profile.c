@@ -36,7 +36,7 @@ static const struct pisa_profile hx8k = {
 
 static const struct pisa_profile colorlight = {
 	.name = "colorlight-5a-75b", .device = "LFE5U-25F-6BG256C",
-	.word_bits = 32, .phv_bytes = 256, .stages = 8, .tables_per_stage = 4,
+	.word_bits = 64, .phv_bytes = 256, .stages = 8, .tables_per_stage = 4,
 	.hash_bits = 92160, .hash_row_bits = 144, .tcam_rows = 64, .tcam_key_bits = 64,
 	.max_key_bits = 128, .max_adata_bits = 128, .insns_per_stage = 256,
 	.stateful_bits = 18432, .ports = 2, .cpu_port = 255,
