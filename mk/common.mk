@@ -1,6 +1,7 @@
 # Shared build settings, included by every folder's Makefile.
 # SAN=1 builds with AddressSanitizer and UBSan into build/san (what `make test` uses);
 # the default is an optimised build into build/ (what `make bench` and users run).
+.DEFAULT_GOAL := all
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 SAN ?= 0
 ifeq ($(SAN),1)
