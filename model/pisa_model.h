@@ -29,6 +29,7 @@ struct pisa_model_stats {
 	uint64_t parser_errors;		/* packets whose parser_error was not NoError */
 	uint64_t pass_limit;		/* dropped after PISA_MODEL_MAX_PASSES */
 	uint64_t digests;
+	uint64_t bad_port;		/* inject() refused: port > 510 */
 };
 
 /* The model keeps a pointer to img, which must outlive it. NULL on no memory. */

@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: MIT */
+/* p4lower: command line, preprocessing with the system cpp, then the front end. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <limits.h>
+#include "ast.h"
+
+#ifndef P4INCLUDE_DIR
+#define P4INCLUDE_DIR "p4include"
+#endif
+
+#define EXIT_PROG 1
+#define EXIT_USAGE 3
+#define EXIT_NOTYET 4
+#define MAX_ARGS 256
+
+static const char *const boards[] = { "sim", "icebreaker", "hx8k-breakout", "colorlight-5a-75b" };
+
+static void usage(FILE *f)
+{
+	fputs("usage: p4lower PROG.p4 [-o OUT.pisa] [--board NAME] [-I DIR]... [-D NAME[=VAL]]...\n"
+	      "               [--dump tokens|ast|checked] [-E]\n"
+	      "Compiles a P4-16 (spec 1.2.x) v1model program for the OpenPISA pipeline.\n"
+	      "The program is preprocessed with the system cpp (p4include/ and each -I DIR on the\n"
+	      "include path, each -D passed through).\n"
+	      "  -o OUT.pisa      where the config image goes (default: PROG.pisa)\n"
+	      "  --board NAME     board profile: sim (default), icebreaker, hx8k-breakout,\n"
+	      "                   colorlight-5a-75b\n"
+	      "  -I DIR           add DIR to the include path\n"
+	      "  -D NAME[=VAL]    define a preprocessor macro\n"
+	      "  --dump STAGE     print the output of a front-end stage and stop:\n"
+	      "                   tokens, ast (parsed) or checked (with types and constants)\n"
+	      "  -E               print the preprocessed program and stop\n"
+	      "  -h, --help       this text\n"
+	      "Only the front end exists so far: without --dump or -E the program is checked and\n"
+	      "p4lower stops with exit status 4.\n"
+	      "Exit status: 0 ok, 1 error in the program (file:line:col messages on stderr),\n"
+	      "2 the program does not fit the board, 3 usage error, 4 not implemented yet\n"
+	      "(lowering to the pipeline).\n", f);
+}
+
+static int usage_err(const char *fmt, const char *arg)
+{
+	fputs("p4lower: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\nTry 'p4lower --help'.\n", stderr);
+	return EXIT_USAGE;
+}
+
+static int is_dir_with_core(const char *d)
+{
+	char path[PATH_MAX + 16];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/core.p4", d);
+	return stat(path, &st) == 0;
+}
+
+/* p4include/ beside the source tree the binary was built from: build/bin or build/san/bin. */
+static const char *find_include_dir(void)
+{
+	static char dir[PATH_MAX];
+	static const char *const up[] = { "/../../p4include", "/../../../p4include", "/../p4include" };
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *env = getenv("P4LOWER_INCLUDE");
+	size_t i;
+
+	if (env && *env)
+		return env;
+	if (n > 0) {
+		char *slash;
+
+		exe[n] = 0;
+		slash = strrchr(exe, '/');
+		if (slash)
+			*slash = 0;
+		for (i = 0; i < sizeof(up) / sizeof(up[0]); i++) {
+			snprintf(dir, sizeof(dir), "%s%s", exe, up[i]);
+			if (is_dir_with_core(dir))
+				return dir;
+		}
+	}
+	return P4INCLUDE_DIR;
+}
+
+/* Runs cpp on the program and returns its output (NUL-terminated) in the arena. */
+static char *preprocess(const char *prog, char **extra, int nextra, size_t *len)
+{
+	const char *argv[MAX_ARGS + 16];
+	int argc = 0, i, fd[2], status;
+	char *buf = NULL, inc[PATH_MAX + 3];
+	size_t cap = 0, n = 0;
+	pid_t pid;
+
+	snprintf(inc, sizeof(inc), "-I%s", find_include_dir());
+	argv[argc++] = "cpp";
+	argv[argc++] = "-undef";
+	argv[argc++] = "-nostdinc";
+	argv[argc++] = "-w";	/* P4 is not C: cpp's warnings would only confuse */
+	argv[argc++] = "-D__p4lower__=1";
+	argv[argc++] = "-D__TARGET_OPENPISA__=1";
+	for (i = 0; i < nextra; i++)
+		argv[argc++] = extra[i];
+	argv[argc++] = inc;
+	argv[argc++] = prog;
+	argv[argc] = NULL;
+	if (pipe(fd) < 0) {
+		fprintf(stderr, "p4lower: pipe: %s\n", strerror(errno));
+		return NULL;
+	}
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "p4lower: fork: %s\n", strerror(errno));
+		return NULL;
+	}
+	if (pid == 0) {
+		dup2(fd[1], 1);
+		close(fd[0]);
+		close(fd[1]);
+		execvp("cpp", (char *const *)argv);
+		fprintf(stderr, "p4lower: cannot run cpp: %s\n", strerror(errno));
+		_exit(127);
+	}
+	close(fd[1]);
+	for (;;) {
+		ssize_t r;
+
+		if (n + 65536 + 1 > cap) {
+			char *nb;
+
+			cap = (cap + 65536) * 2;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				close(fd[0]);
+				waitpid(pid, &status, 0);
+				fputs("p4lower: out of memory\n", stderr);
+				return NULL;
+			}
+			buf = nb;
+		}
+		r = read(fd[0], buf + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += r;
+	}
+	close(fd[0]);
+	waitpid(pid, &status, 0);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		free(buf);
+		return NULL;
+	}
+	char *out = p4_strndup(buf ? buf : "", n);
+
+	free(buf);
+	*len = n;
+	return out;
+}
+
+int main(int argc, char **argv)
+{
+	const char *prog = NULL, *board = "sim";
+	char *extra[MAX_ARGS];
+	int nextra = 0, only_pp = 0, i, rc;
+	enum p4_stage dump = ST_NONE;
+	struct p4_src src;
+	size_t len = 0, b;
+	char *text;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "-o") || !strcmp(a, "--board") || !strcmp(a, "--dump")) {
+			if (i + 1 >= argc)
+				return usage_err("option '%s' needs an argument", a);
+			const char *v = argv[++i];
+
+			if (!strcmp(a, "--board")) {
+				for (b = 0; b < sizeof(boards) / sizeof(boards[0]); b++)
+					if (!strcmp(v, boards[b]))
+						break;
+				if (b == sizeof(boards) / sizeof(boards[0]))
+					return usage_err("unknown board '%s' (valid: sim, icebreaker, hx8k-breakout, colorlight-5a-75b)", v);
+				board = v;
+			} else if (!strcmp(a, "--dump")) {
+				if (!strcmp(v, "tokens"))
+					dump = ST_TOKENS;
+				else if (!strcmp(v, "ast"))
+					dump = ST_AST;
+				else if (!strcmp(v, "checked"))
+					dump = ST_CHECKED;
+				else
+					return usage_err("unknown stage '%s' for --dump (valid: tokens, ast, checked)", v);
+			}
+		} else if (!strcmp(a, "-I") || !strcmp(a, "-D")) {
+			if (i + 1 >= argc)
+				return usage_err("option '%s' needs an argument", a);
+			if (nextra + 2 > MAX_ARGS)
+				return usage_err("too many %s options", a);
+			extra[nextra++] = argv[i];
+			extra[nextra++] = argv[++i];
+		} else if (!strncmp(a, "-I", 2) || !strncmp(a, "-D", 2)) {
+			if (nextra + 1 > MAX_ARGS)
+				return usage_err("too many %s options", a);
+			extra[nextra++] = argv[i];
+		} else if (!strcmp(a, "-E")) {
+			only_pp = 1;
+		} else if (a[0] == '-' && a[1]) {
+			return usage_err("unknown option '%s'", a);
+		} else if (prog) {
+			return usage_err("more than one program given ('%s')", a);
+		} else {
+			prog = a;
+		}
+	}
+	if (!prog)
+		return usage_err("%s", "no program given");
+	if (access(prog, R_OK) != 0) {
+		fprintf(stderr, "p4lower: %s: %s\n", prog, strerror(errno));
+		return EXIT_PROG;
+	}
+	text = preprocess(prog, extra, nextra, &len);
+	if (!text) {
+		fprintf(stderr, "p4lower: %s: preprocessing failed\n", prog);
+		p4_arena_free();
+		return EXIT_PROG;
+	}
+	if (only_pp) {
+		fwrite(text, 1, len, stdout);
+		p4_arena_free();
+		return 0;
+	}
+	src.name = prog;
+	src.text = text;
+	src.len = len;
+	src.original_columns = 1;
+	p4_diag.out = stderr;
+	rc = p4_frontend(&src, dump, stdout);
+	p4_arena_free();
+	if (rc)
+		return EXIT_PROG;
+	if (dump != ST_NONE)
+		return 0;
+	(void)board;
+	fprintf(stderr, "p4lower: %s: front end OK; lowering to the pipeline is not implemented yet\n", prog);
+	return EXIT_NOTYET;
+}

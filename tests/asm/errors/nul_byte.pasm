@@ -1,0 +1,3 @@
+# expect: nul_byte.pasm:3:1: error: unexpected byte 0x01
+program "x";
+

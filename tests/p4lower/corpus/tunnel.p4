@@ -1,0 +1,382 @@
+# 0 "ok/tunnel.p4"
+# 0 "<built-in>"
+# 0 "<command-line>"
+# 1 "ok/tunnel.p4"
+
+# 1 "../../p4include/core.p4" 1
+# 11 "../../p4include/core.p4"
+error {
+ NoError,
+ PacketTooShort,
+ NoMatch,
+ StackOutOfBounds,
+ HeaderTooShort,
+ ParserTimeout,
+ ParserInvalidArgument
+}
+
+
+extern packet_in {
+
+ void extract<T>(out T hdr);
+
+ void extract<T>(out T variableSizeHeader, in bit<32> variableFieldSizeInBits);
+
+ T lookahead<T>();
+
+ void advance(in bit<32> sizeInBits);
+
+ bit<32> length();
+}
+
+
+extern packet_out {
+
+ void emit<T>(in T hdr);
+}
+
+
+extern void verify(in bool check, in error toSignal);
+
+
+extern bool static_assert(bool check, string message);
+extern bool static_assert(bool check);
+
+
+@noWarn("unused")
+action NoAction() {}
+
+
+match_kind {
+ exact,
+ ternary,
+ lpm
+}
+# 3 "ok/tunnel.p4" 2
+# 1 "../../p4include/v1model.p4" 1
+# 11 "../../p4include/v1model.p4"
+# 1 "../../p4include/core.p4" 1
+# 12 "../../p4include/v1model.p4" 2
+
+
+
+
+
+match_kind {
+ range,
+ optional,
+ selector
+}
+
+const bit<32> __v1model_version = 20180101;
+
+typedef bit<9> PortId_t;
+typedef bit<48> EgressInstance_t;
+typedef bit<16> McastGrp_t;
+typedef bit<32> InstanceType_t;
+
+@metadata @name("standard_metadata")
+struct standard_metadata_t {
+ PortId_t ingress_port;
+ PortId_t egress_spec;
+ PortId_t egress_port;
+ bit<32> instance_type;
+ bit<32> packet_length;
+ @alias("queueing_metadata.enq_timestamp") bit<32> enq_timestamp;
+ @alias("queueing_metadata.enq_qdepth") bit<19> enq_qdepth;
+ @alias("queueing_metadata.deq_timedelta") bit<32> deq_timedelta;
+ @alias("queueing_metadata.deq_qdepth") bit<19> deq_qdepth;
+ @alias("intrinsic_metadata.ingress_global_timestamp") bit<48> ingress_global_timestamp;
+ @alias("intrinsic_metadata.egress_global_timestamp") bit<48> egress_global_timestamp;
+ @alias("intrinsic_metadata.mcast_grp") bit<16> mcast_grp;
+ @alias("intrinsic_metadata.egress_rid") bit<16> egress_rid;
+ bit<1> checksum_error;
+ error parser_error;
+ @alias("intrinsic_metadata.priority") bit<3> priority;
+}
+
+enum CounterType {
+ packets,
+ bytes,
+ packets_and_bytes
+}
+
+enum MeterType {
+ packets,
+ bytes
+}
+
+
+extern counter {
+ counter(bit<32> size, CounterType type);
+ void count(in bit<32> index);
+}
+
+
+extern direct_counter {
+ direct_counter(CounterType type);
+ void count();
+}
+
+
+
+
+
+
+extern meter {
+ meter(bit<32> size, MeterType type);
+ void execute_meter<T>(in bit<32> index, out T result);
+}
+
+
+extern direct_meter<T> {
+ direct_meter(MeterType type);
+ void read(out T result);
+}
+
+
+extern register<T> {
+ register(bit<32> size);
+ @noSideEffects
+ void read(out T result, in bit<32> index);
+ void write(in bit<32> index, in T value);
+}
+
+extern action_profile {
+ action_profile(bit<32> size);
+}
+
+
+extern void random<T>(out T result, in T lo, in T hi);
+
+
+extern void digest<T>(in bit<32> receiver, in T data);
+
+enum HashAlgorithm {
+ crc32,
+ crc32_custom,
+ crc16,
+ crc16_custom,
+ random,
+ identity,
+ csum16,
+ xor16
+}
+
+@deprecated("Please use mark_to_drop(standard_metadata) instead.")
+extern void mark_to_drop();
+
+
+@pure
+extern void mark_to_drop(inout standard_metadata_t standard_metadata);
+
+
+@pure
+extern void hash<O, T, D, M>(out O result, in HashAlgorithm algo, in T base, in D data, in M max);
+
+extern action_selector {
+ action_selector(HashAlgorithm algorithm, bit<32> size, bit<32> outputWidth);
+}
+
+enum CloneType {
+ I2E,
+ E2E
+}
+
+@deprecated("Please use verify_checksum/update_checksum instead.")
+extern Checksum16 {
+ Checksum16();
+ bit<16> get<D>(in D data);
+}
+
+extern void verify_checksum<T, O>(in bool condition, in T data, in O checksum, HashAlgorithm algo);
+@pure
+extern void update_checksum<T, O>(in bool condition, in T data, inout O checksum, HashAlgorithm algo);
+extern void verify_checksum_with_payload<T, O>(in bool condition, in T data, in O checksum, HashAlgorithm algo);
+@noSideEffects
+extern void update_checksum_with_payload<T, O>(in bool condition, in T data, inout O checksum, HashAlgorithm algo);
+
+extern void clone(in CloneType type, in bit<32> session);
+
+@deprecated("Please use 'resubmit_preserving_field_list' instead")
+extern void resubmit<T>(in T data);
+extern void resubmit_preserving_field_list(bit<8> index);
+
+@deprecated("Please use 'recirculate_preserving_field_list' instead")
+extern void recirculate<T>(in T data);
+extern void recirculate_preserving_field_list(bit<8> index);
+
+@deprecated("Please use 'clone_preserving_field_list' instead")
+extern void clone3<T>(in CloneType type, in bit<32> session, in T data);
+extern void clone_preserving_field_list(in CloneType type, in bit<32> session, bit<8> index);
+
+extern void truncate(in bit<32> length);
+
+extern void assert(in bool check);
+extern void assume(in bool check);
+
+extern void log_msg(string msg);
+extern void log_msg<T>(string msg, in T data);
+
+
+parser Parser<H, M>(packet_in b, out H parsedHdr, inout M meta, inout standard_metadata_t standard_metadata);
+control VerifyChecksum<H, M>(inout H hdr, inout M meta);
+@pipeline
+control Ingress<H, M>(inout H hdr, inout M meta, inout standard_metadata_t standard_metadata);
+@pipeline
+control Egress<H, M>(inout H hdr, inout M meta, inout standard_metadata_t standard_metadata);
+control ComputeChecksum<H, M>(inout H hdr, inout M meta);
+@deparser
+control Deparser<H>(packet_out b, in H hdr);
+
+package V1Switch<H, M>(Parser<H, M> p, VerifyChecksum<H, M> vr, Ingress<H, M> ig, Egress<H, M> eg, ComputeChecksum<H, M> ck, Deparser<H> dep);
+# 4 "ok/tunnel.p4" 2
+
+const bit<16> ETHERTYPE_TUNNEL = 0x1212;
+const bit<16> ETHERTYPE_IPV4 = 0x0800;
+
+header ethernet_t {
+ bit<48> dstAddr;
+ bit<48> srcAddr;
+ bit<16> etherType;
+}
+
+header tunnel_t {
+ bit<16> proto_id;
+ bit<16> dst_id;
+}
+
+header ipv4_t {
+ bit<4> version;
+ bit<4> ihl;
+ bit<8> diffserv;
+ bit<16> totalLen;
+ bit<16> identification;
+ bit<3> flags;
+ bit<13> fragOffset;
+ bit<8> ttl;
+ bit<8> protocol;
+ bit<16> hdrChecksum;
+ bit<32> srcAddr;
+ bit<32> dstAddr;
+}
+
+struct metadata { }
+
+struct headers {
+ ethernet_t ethernet;
+ tunnel_t tunnel;
+ ipv4_t ipv4;
+}
+
+parser TunnelParser(packet_in packet, out headers hdr, inout metadata meta,
+      inout standard_metadata_t standard_metadata) {
+ state start {
+  packet.extract(hdr.ethernet);
+  transition select(hdr.ethernet.etherType) {
+   ETHERTYPE_TUNNEL: parse_tunnel;
+   ETHERTYPE_IPV4: parse_ipv4;
+   default: accept;
+  }
+ }
+
+ state parse_tunnel {
+  packet.extract(hdr.tunnel);
+  transition select(hdr.tunnel.proto_id) {
+   ETHERTYPE_IPV4: parse_ipv4;
+   default: accept;
+  }
+ }
+
+ state parse_ipv4 {
+  packet.extract(hdr.ipv4);
+  transition accept;
+ }
+}
+
+control TunnelVerify(inout headers hdr, inout metadata meta) {
+ apply { }
+}
+
+control TunnelIngress(inout headers hdr, inout metadata meta,
+        inout standard_metadata_t standard_metadata) {
+ counter(1024, CounterType.packets) tunnel_packets;
+
+ action drop() {
+  mark_to_drop(standard_metadata);
+ }
+
+ action ipv4_forward(bit<48> dstAddr, bit<9> port) {
+  standard_metadata.egress_spec = port;
+  hdr.ethernet.srcAddr = hdr.ethernet.dstAddr;
+  hdr.ethernet.dstAddr = dstAddr;
+  hdr.ipv4.ttl = hdr.ipv4.ttl - 1;
+ }
+
+ action tunnel_encap(bit<16> dst_id) {
+  hdr.tunnel.setValid();
+  hdr.tunnel.proto_id = hdr.ethernet.etherType;
+  hdr.tunnel.dst_id = dst_id;
+  hdr.ethernet.etherType = ETHERTYPE_TUNNEL;
+ }
+
+ action tunnel_forward(bit<9> port) {
+  standard_metadata.egress_spec = port;
+  tunnel_packets.count((bit<32>)hdr.tunnel.dst_id);
+ }
+
+ action tunnel_decap(bit<9> port) {
+  hdr.ethernet.etherType = hdr.tunnel.proto_id;
+  hdr.tunnel.setInvalid();
+  standard_metadata.egress_spec = port;
+ }
+
+ table ipv4_lpm {
+  key = { hdr.ipv4.dstAddr: lpm; }
+  actions = { ipv4_forward; tunnel_encap; drop; NoAction; }
+  size = 1024;
+  default_action = NoAction();
+ }
+
+ table tunnel_exact {
+  key = { hdr.tunnel.dst_id: exact; }
+  actions = { tunnel_forward; tunnel_decap; drop; }
+  size = 1024;
+  default_action = drop();
+ }
+
+ apply {
+  if (hdr.ipv4.isValid() && !hdr.tunnel.isValid()) {
+   ipv4_lpm.apply();
+  }
+  if (hdr.tunnel.isValid()) {
+   tunnel_exact.apply();
+  }
+ }
+}
+
+control TunnelEgress(inout headers hdr, inout metadata meta,
+       inout standard_metadata_t standard_metadata) {
+ apply { }
+}
+
+control TunnelCompute(inout headers hdr, inout metadata meta) {
+ apply {
+  update_checksum(hdr.ipv4.isValid(),
+   { hdr.ipv4.version, hdr.ipv4.ihl, hdr.ipv4.diffserv, hdr.ipv4.totalLen,
+     hdr.ipv4.identification, hdr.ipv4.flags, hdr.ipv4.fragOffset,
+     hdr.ipv4.ttl, hdr.ipv4.protocol, hdr.ipv4.srcAddr, hdr.ipv4.dstAddr },
+   hdr.ipv4.hdrChecksum, HashAlgorithm.csum16);
+ }
+}
+
+control TunnelDeparser(packet_out packet, in headers hdr) {
+ apply {
+  packet.emit(hdr.ethernet);
+  packet.emit(hdr.tunnel);
+  packet.emit(hdr.ipv4);
+ }
+}
+
+V1Switch(TunnelParser(), TunnelVerify(), TunnelIngress(), TunnelEgress(), TunnelCompute(),
+  TunnelDeparser()) main;

@@ -1,0 +1,10 @@
+#include <v1model.p4>
+header h_t { bit<8> a; }
+parser P(packet_in pkt, out h_t h) {
+	state start {
+		transition select(pkt.lookahead()) {
+			0: accept;
+			default: reject;
+		}
+	}
+}

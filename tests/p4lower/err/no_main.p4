@@ -1,0 +1,2 @@
+#include <v1model.p4>
+header h_t { bit<8> a; }

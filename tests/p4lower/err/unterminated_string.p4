@@ -1,0 +1,3 @@
+#include <v1model.p4>
+@name("unterminated)
+control C();
