@@ -4,7 +4,7 @@
 #   make demo     install what is missing, build, run the examples in simulation
 #   make bench    benchmarks; figures go to docs/performance.md by hand, see that file
 #   make deps     install Debian packages (as root) or print the apt-get line
-SUBDIRS := lib model stf tests
+SUBDIRS := lib model stf p4lower host tests hw
 
 all:
 	@for d in $(SUBDIRS); do $(MAKE) --no-print-directory -C $$d all || exit 1; done

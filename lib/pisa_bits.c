@@ -32,6 +32,17 @@ void pisa_bits_set(uint8_t *buf, size_t bitoff, unsigned width, uint64_t value)
 {
 	size_t end = bitoff + width;	/* one past the last bit */
 
+	if (((bitoff | width) & 7) == 0) {
+		/* whole bytes, the common case for header fields */
+		uint8_t *p = buf + (bitoff >> 3);
+		unsigned n = width >> 3;
+
+		while (n--) {
+			p[n] = (uint8_t)value;
+			value >>= 8;
+		}
+		return;
+	}
 	/* walk from the least significant end, one byte's worth at a time */
 	while (width > 0) {
 		size_t last = end - 1;

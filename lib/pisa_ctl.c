@@ -11,12 +11,19 @@
  *    at most CUCKOO_MAX_NODES occupied rows finds a chain of moves ending in a
  *    free row. Moves run from the free end, each writing the entry to its new
  *    row before invalidating the old one, so a lookup finds it at any moment.
- *  - TCAM tables: entries fill rows 0..n-1 in match order (lower BMv2 priority
- *    first; without priorities longer prefix first; ties: older first).
- *    Inserting shifts rows down from the bottom up, deleting shifts them up
- *    from the top down, with the same write-then-invalidate moves.
+ *  - TCAM tables: entries sit in rows in match order (lower BMv2 priority
+ *    first; without priorities longer prefix first; ties: older first),
+ *    packed from row 0. Inserting shifts rows down from the bottom up,
+ *    deleting shifts them up from the top down, with the same
+ *    write-then-invalidate moves; inserts also cope with free rows in between
+ *    (const rows, a write that failed half way).
  * A direct counter cell moves with its row (read old, add into new, zero old)
  * and a direct meter cell's configuration too.
+ *
+ * A command is validated completely before its first write and prints
+ * nothing unless it succeeds. If a switch write fails part way, the shadow
+ * describes what was written; pisa_ctl_replay() rewrites every row and is
+ * the way to resynchronise.
  *
  * Handles are the lowest free number (BMv2's handle manager does the same),
  * per table for entries, per switch for multicast nodes.
@@ -599,6 +606,38 @@ static const char *tab_setup(struct tab *tb)
 	return NULL;
 }
 
+static unsigned leading_ones(const uint8_t m[PISA_VALUE_BYTES], unsigned width)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < width; i++) {
+		unsigned b = PISA_VALUE_MAX_BITS - width + i;
+
+		if (!(m[b / 8] & (0x80 >> (b % 8))))
+			break;
+		n++;
+	}
+	return n;
+}
+
+/* the prefix lengths of a TCAM row's lpm keys, summed (for ordering) */
+static uint32_t row_plen(const struct tab *tb, const uint8_t *row)
+{
+	uint8_t m[PISA_VALUE_BYTES];
+	uint32_t n = 0;
+	unsigned i;
+
+	if (tb->t->mem != PISA_MEM_TCAM)
+		return 0;
+	for (i = 0; i < tb->rt->nkeys; i++) {
+		if (tb->rt->keys[i].match != PISA_MATCH_LPM)
+			continue;
+		pisa_value_get(row + PISA_ROW_HDR + tb->kb, tb->koff[i], tb->rt->keys[i].width, m);
+		n += leading_ones(m, tb->rt->keys[i].width);
+	}
+	return n;
+}
+
 static void default_row(const struct tab *tb, uint8_t *row)
 {
 	const struct pisa_table *t = tb->t;
@@ -747,6 +786,7 @@ int pisa_ctl_init(struct pisa_ctl *c)
 		e->action = get_be16(cr->bytes + 1);
 		/* the program's order is the row order */
 		e->prio = tb->has_prio ? (int32_t)cr->index : -1;
+		e->plen = tb->broken ? 0 : row_plen(tb, cr->bytes);
 		e->seq = tb->seq++;
 		tb->count++;
 		if ((rc = place_ent(c, cr->table, h, cr->index)))
@@ -768,16 +808,17 @@ int pisa_ctl_replay(struct pisa_ctl *c)
 
 		if ((rc = wr_row(c, i, tb->t->rows, tb->defrow)))
 			return rc;
-		for (j = 0; j < tb->cap; j++) {
-			struct ent *e = &tb->ents[j];
+		if (tb->t->mem == PISA_MEM_NONE)
+			continue;
+		/* every row, free ones too: the switch may hold anything */
+		for (j = 0; j < tb->t->rows; j++) {
+			struct ent *e = tb->owner[j] ? &tb->ents[tb->owner[j] - 1] : NULL;
 
-			if (!e->used)
-				continue;
-			if (tb->t->direct_meter >= 0 && e->meter.cfg.configured &&
-			    (rc = c->ops->meter_write(c->sw, (uint16_t)tb->t->direct_meter, e->row,
+			if (e && tb->t->direct_meter >= 0 && e->meter.cfg.configured &&
+			    (rc = c->ops->meter_write(c->sw, (uint16_t)tb->t->direct_meter, j,
 						      &e->meter.cfg)))
 				return rc;
-			if ((rc = wr_row(c, i, e->row, e->bytes)))
+			if ((rc = wr_row(c, i, j, e ? e->bytes : tb->zero)))
 				return rc;
 		}
 	}
@@ -1459,20 +1500,6 @@ static void dump_action(struct cx *x, const struct tab *tb, const uint8_t *row)
 	fputc('\n', x->o);
 }
 
-static unsigned leading_ones(const uint8_t m[PISA_VALUE_BYTES], unsigned width)
-{
-	unsigned i, n = 0;
-
-	for (i = 0; i < width; i++) {
-		unsigned b = PISA_VALUE_MAX_BITS - width + i;
-
-		if (!(m[b / 8] & (0x80 >> (b % 8))))
-			break;
-		n++;
-	}
-	return n;
-}
-
 static void dump_entry(struct cx *x, const struct tab *tb, uint32_t h)
 {
 	const struct ent *e = &tb->ents[h];
@@ -1568,6 +1595,65 @@ static int cmd_table_dump_entry(struct cx *x, int argc, char **argv)
 	return 0;
 }
 
+/* table_dump_entry_from_key <table> <keys> [priority] */
+static int cmd_table_dump_entry_from_key(struct cx *x, int argc, char **argv)
+{
+	unsigned tid, i;
+	struct tab *tb;
+	struct kval *kv = NULL;
+	uint8_t *row = NULL;
+	int32_t prio = -1;
+	uint32_t plen;
+	int rc, h = -1;
+
+	if (argc < 1)
+		return fail(x, PISA_E_INVAL,
+			    "table_dump_entry_from_key: usage: table_dump_entry_from_key <table> <keys> [priority]");
+	if ((rc = find_table(x, argv[0], &tid)))
+		return rc;
+	tb = &x->c->tabs[tid];
+	argc--;
+	argv++;
+	if (tb->has_prio) {
+		uint64_t v;
+
+		if (argc < 1 || pisa_value_parse_dec(argv[argc - 1], INT32_MAX, &v))
+			return fail(x, PISA_E_INVAL,
+				    "table %s has ternary/range keys: the last token must be a priority (an integer), got '%s'",
+				    tb->rt->name, argc ? argv[argc - 1] : "");
+		prio = (int32_t)v;
+		argc--;
+	}
+	if ((unsigned)argc != tb->rt->nkeys)
+		return fail(x, PISA_E_INVAL, "table %s needs %u key fields, got %d", tb->rt->name,
+			    tb->rt->nkeys, argc);
+	row = calloc(tb->rb, 1);
+	kv = calloc(tb->rt->nkeys + 1u, sizeof(*kv));
+	if (!row || !kv) {
+		rc = -PISA_E_NOMEM;
+		goto out;
+	}
+	if ((rc = parse_keys(x, tb, argv, row, kv, &plen)))
+		goto out;
+	if (tb->t->mem == PISA_MEM_HASH) {
+		h = hash_find(tb, row + PISA_ROW_HDR);
+	} else {
+		for (i = 0; i < tb->cap && h < 0; i++)
+			if (tb->ents[i].used && tb->ents[i].prio == prio &&
+			    !memcmp(tb->ents[i].bytes + PISA_ROW_HDR, row + PISA_ROW_HDR, tb->mb))
+				h = (int)i;
+	}
+	if (h < 0)
+		rc = fail(x, PISA_E_NOTFOUND, "table %s has no entry with this key (BAD_MATCH_KEY)",
+			  tb->rt->name);
+	else
+		dump_entry(x, tb, (uint32_t)h);
+out:
+	free(row);
+	free(kv);
+	return rc;
+}
+
 static int by_name_tab(const void *a, const void *b, void *c)
 {
 	return strcmp(tab_name(c, *(const unsigned *)a), tab_name(c, *(const unsigned *)b));
@@ -1578,10 +1664,75 @@ static int by_name_act(const void *a, const void *b, void *c)
 	return strcmp(act_name(c, *(const unsigned *)a), act_name(c, *(const unsigned *)b));
 }
 
+static void table_str(struct cx *x, unsigned tid)
+{
+	const struct pisa_rt_table *rt = x->c->img->rt_tables ? &x->c->img->rt_tables[tid] : NULL;
+	unsigned j;
+
+	fprintf(x->o, "%-30s [implementation=None, mk=", tab_name(x->c, tid));
+	for (j = 0; rt && j < rt->nkeys; j++)
+		fprintf(x->o, "%s%s(%s, %u)", j ? ",\t" : "", rt->keys[j].name,
+			match_name(rt->keys[j].match), rt->keys[j].width);
+	fprintf(x->o, "]\n");
+}
+
+static void action_str(struct cx *x, unsigned aid)
+{
+	const struct pisa_rt_action *a = &x->c->img->rt_actions[aid];
+	unsigned j;
+
+	fprintf(x->o, "%-30s [", act_name(x->c, aid));
+	for (j = 0; j < a->nparams; j++)
+		fprintf(x->o, "%s%s(%u)", j ? ",\t" : "", a->params[j].name, a->params[j].width);
+	fprintf(x->o, "]\n");
+}
+
+/* the table's actions by name (table_info, table_show_actions) */
+static int table_actions(struct cx *x, unsigned tid)
+{
+	const struct pisa_table *t = x->c->tabs[tid].t;
+	unsigned *ord, i;
+
+	ord = calloc(t->nactions + 1u, sizeof(*ord));
+	if (!ord)
+		return -PISA_E_NOMEM;
+	for (i = 0; i < t->nactions; i++)
+		ord[i] = t->actions[i].action;
+	qsort_r(ord, t->nactions, sizeof(*ord), by_name_act, x->c);
+	for (i = 0; i < t->nactions; i++)
+		action_str(x, ord[i]);
+	free(ord);
+	return 0;
+}
+
+static int cmd_table_info(struct cx *x, int argc, char **argv)
+{
+	unsigned tid;
+	int rc;
+
+	if ((rc = nargs(x, "table_info", argc, 1, 1, "<table>")) ||
+	    (rc = find_table(x, argv[0], &tid)))
+		return rc;
+	table_str(x, tid);
+	fprintf(x->o, "********************************************************************************\n");
+	return table_actions(x, tid);
+}
+
+static int cmd_table_show_actions(struct cx *x, int argc, char **argv)
+{
+	unsigned tid;
+	int rc;
+
+	if ((rc = nargs(x, "table_show_actions", argc, 1, 1, "<table>")) ||
+	    (rc = find_table(x, argv[0], &tid)))
+		return rc;
+	return table_actions(x, tid);
+}
+
 static int cmd_show_tables(struct cx *x, int argc, char **argv)
 {
 	const struct pisa_image *img = x->c->img;
-	unsigned *ord, i, j;
+	unsigned *ord, i;
 	int rc;
 
 	if ((rc = nargs(x, "show_tables", argc, 0, 0, "")))
@@ -1592,15 +1743,8 @@ static int cmd_show_tables(struct cx *x, int argc, char **argv)
 	for (i = 0; i < img->ntables; i++)
 		ord[i] = i;
 	qsort_r(ord, img->ntables, sizeof(*ord), by_name_tab, x->c);
-	for (i = 0; i < img->ntables; i++) {
-		const struct pisa_rt_table *rt = img->rt_tables ? &img->rt_tables[ord[i]] : NULL;
-
-		fprintf(x->o, "%-30s [implementation=None, mk=", tab_name(x->c, ord[i]));
-		for (j = 0; rt && j < rt->nkeys; j++)
-			fprintf(x->o, "%s%s(%s, %u)", j ? ",\t" : "", rt->keys[j].name,
-				match_name(rt->keys[j].match), rt->keys[j].width);
-		fprintf(x->o, "]\n");
-	}
+	for (i = 0; i < img->ntables; i++)
+		table_str(x, ord[i]);
 	free(ord);
 	return 0;
 }
@@ -1608,7 +1752,7 @@ static int cmd_show_tables(struct cx *x, int argc, char **argv)
 static int cmd_show_actions(struct cx *x, int argc, char **argv)
 {
 	const struct pisa_image *img = x->c->img;
-	unsigned *ord, i, j;
+	unsigned *ord, i;
 	int rc;
 
 	if ((rc = nargs(x, "show_actions", argc, 0, 0, "")))
@@ -1621,14 +1765,8 @@ static int cmd_show_actions(struct cx *x, int argc, char **argv)
 	for (i = 0; i < img->nactions; i++)
 		ord[i] = i;
 	qsort_r(ord, img->nactions, sizeof(*ord), by_name_act, x->c);
-	for (i = 0; i < img->nactions; i++) {
-		const struct pisa_rt_action *a = &img->rt_actions[ord[i]];
-
-		fprintf(x->o, "%-30s [", act_name(x->c, ord[i]));
-		for (j = 0; j < a->nparams; j++)
-			fprintf(x->o, "%s%s(%u)", j ? ",\t" : "", a->params[j].name, a->params[j].width);
-		fprintf(x->o, "]\n");
-	}
+	for (i = 0; i < img->nactions; i++)
+		action_str(x, ord[i]);
 	free(ord);
 	return 0;
 }
@@ -2379,6 +2517,11 @@ static int cmd_mirroring_add(struct cx *x, int argc, char **argv)
 		return rc;
 	if (pisa_value_parse_dec(argv[1], MAX_PORT, &port))
 		return fail(x, PISA_E_INVAL, "bad format for egress_port '%s' (0..%d)", argv[1], MAX_PORT);
+	/* fuzz_ctl found this: the switch refuses a session to the drop port,
+	 * so say so here instead of sending a write it rejects */
+	if (port == MAX_PORT)
+		return fail(x, PISA_E_RANGE, "egress_port %d is the drop port: a mirror copy needs a port 0..%d",
+			    MAX_PORT, MAX_PORT - 1);
 	cfg.enabled = 1;
 	cfg.port = (uint16_t)port;
 	return mirror_set(x, id, &cfg);
@@ -2535,6 +2678,9 @@ static const struct command commands[] = {
 	{ "table_num_entries", cmd_table_num_entries },
 	{ "table_dump", cmd_table_dump },
 	{ "table_dump_entry", cmd_table_dump_entry },
+	{ "table_dump_entry_from_key", cmd_table_dump_entry_from_key },
+	{ "table_info", cmd_table_info },
+	{ "table_show_actions", cmd_table_show_actions },
 	{ "show_tables", cmd_show_tables },
 	{ "show_actions", cmd_show_actions },
 	{ "switch_info", cmd_switch_info },

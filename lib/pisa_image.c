@@ -474,8 +474,8 @@ static int chk_insn(struct chk *c, const char *where, const struct pisa_insn *v,
 	r = &op_rules[in->op];
 	if ((r->flags & OP_PARSER) && place != IN_PARSER)
 		return bad(c, RANGE, "%s opcode %u is for parser states only", w, in->op);
-	/* parser states run the ALU opcodes and their own, nothing else */
-	if (place == IN_PARSER && in->op > PISA_MAX && !(r->flags & OP_PARSER))
+	/* parser states run the ALU opcodes, skips, validity and their own ops */
+	if (place == IN_PARSER && in->op > PISA_SETINVALID && !(r->flags & OP_PARSER))
 		return bad(c, RANGE, "%s opcode %u is not allowed in parser states", w, in->op);
 	if (in->flags & ~PISA_INSN_SIGNED)
 		return bad(c, RANGE, "%s flags 0x%02x (only 0x01 signed)", w, in->flags);

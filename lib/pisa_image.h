@@ -107,8 +107,9 @@ struct pisa_field {
 };
 
 /* ---- Instructions (parser ops, action code, gateway code) ----
- * Parser states may use every ALU opcode (PISA_NOP .. PISA_MAX) plus the
- * parser-only ones; stages may use everything but the parser-only ones. */
+ * Parser states may use the ALU opcodes, skips and validity (PISA_NOP ..
+ * PISA_SETINVALID) plus the parser-only ones; stages may use everything but
+ * the parser-only ones. */
 
 enum pisa_operand_kind {
 	PISA_OPND_NONE = 0,
@@ -249,7 +250,8 @@ struct pisa_key_field {
 
 struct pisa_table_action {
 	uint16_t action;	/* global action id */
-	uint16_t next;		/* for PISA_NEXT_ACTION */
+	uint16_t next;		/* PISA_NEXT_ACTION: where to go after this action;
+				 * other modes: PISA_NEXT_END (checked like any next) */
 	uint8_t flags;		/* PISA_TA_* (from @defaultonly / @tableonly) */
 };
 #define PISA_TA_DEFAULT_ONLY 0x01

@@ -24,6 +24,7 @@ struct inflight {
 	uint16_t seq;
 	uint8_t type;
 	uint8_t acked;
+	uint8_t reply;		/* type of the reply that acknowledged it */
 	uint8_t *frame;
 	size_t len;
 	long first_op;		/* WRITE: number of its first op since the flush */
@@ -250,11 +251,20 @@ static struct inflight *find_inflight(struct pisa_link *l, uint16_t seq)
 
 static int result_err(const struct inflight *e)
 {
-	uint8_t st = e->type == PISA_MSG_READ ? e->rr.status : e->ack.status;
-	uint8_t err = e->type == PISA_MSG_READ ? e->rr.err : e->ack.err;
+	uint8_t st, err;
 
-	if (e->type == PISA_MSG_HELLO && e->hr.version)
+	switch (e->reply) {
+	case PISA_MSG_HELLO_REPLY:
 		return 0;
+	case PISA_MSG_READ_REPLY:
+		st = e->rr.status;
+		err = e->rr.err;
+		break;
+	default:
+		st = e->ack.status;
+		err = e->ack.err;
+		break;
+	}
 	if (st == PISA_ST_OK)
 		return 0;
 	return -(err ? err : PISA_E_IO);
@@ -274,9 +284,11 @@ static void complete(struct pisa_link *l)
 			l->err = r;
 			l->err_op = -1;
 			if (e->type == PISA_MSG_WRITE)
-				l->err_op = e->first_op + (e->ack.failed == PISA_OP_NONE ? 0 : e->ack.failed);
+				l->err_op = e->first_op +
+					    (e->ack.failed == PISA_OP_NONE ? 0 : e->ack.failed);
 			snprintf(l->err_detail, sizeof(l->err_detail), "%s %s: %s",
-				 pisa_proto_type_name(e->type), pisa_proto_status_name(e->ack.status),
+				 pisa_proto_type_name(e->type),
+				 pisa_proto_status_name(e->ack.status),
 				 e->ack.detail[0] ? e->ack.detail : pisa_strerror(r));
 		}
 		free(e->frame);
@@ -343,6 +355,11 @@ static void on_frame(void *arg, const struct pisa_proto_frame *f)
 			}
 			return;
 		}
+		/* a hello is answered by HELLO_REPLY; an OK ack with its seq is a
+		 * stale reply from an earlier host on the same stream */
+		if (e->type == PISA_MSG_HELLO && a.status != PISA_ST_MALFORMED &&
+		    a.status != PISA_ST_UNSUPPORTED)
+			return;
 		if (a.status == PISA_ST_NO_SESSION) {
 			link_fail(l, -PISA_E_IO, "the switch has no session (it restarted?)");
 			return;
@@ -356,9 +373,8 @@ static void on_frame(void *arg, const struct pisa_proto_frame *f)
 		if (e->type != PISA_MSG_HELLO ||
 		    pisa_proto_hello_reply_decode(f->payload, f->len, &e->hr) < 0)
 			return;
-		if (e->hr.version == 0)
-			e->hr.version = 1;	/* result_err() uses it as "replied" */
 	}
+	e->reply = f->type;
 	e->acked = 1;
 	l->st.acks++;
 	l->last_progress = now_ms();
@@ -541,8 +557,9 @@ int pisa_link_hello(struct pisa_link *l, struct pisa_proto_hello_reply *info)
 	r = request(l, PISA_MSG_HELLO, p, (size_t)n, &res);
 	if (r < 0)
 		return r;
-	if (res.hr.version == 0 || res.ack.status != PISA_ST_OK) {
-		snprintf(l->detail, sizeof(l->detail), "hello refused: %s", res.ack.detail);
+	if (res.reply != PISA_MSG_HELLO_REPLY) {
+		snprintf(l->detail, sizeof(l->detail), "hello refused: %s: %s",
+			 pisa_proto_status_name(res.ack.status), res.ack.detail);
 		return -PISA_E_FORMAT;
 	}
 	if (res.hr.version != PISA_PROTO_VERSION) {
@@ -752,7 +769,8 @@ int pisa_link_packet_out(struct pisa_link *l, uint16_t port, const uint8_t *data
 	if (r < 0)
 		return r;
 	if (len + 2 > l->max_payload) {
-		snprintf(l->detail, sizeof(l->detail), "a %zu-byte packet does not fit in a frame", len);
+		snprintf(l->detail, sizeof(l->detail), "a %zu-byte packet does not fit in a frame",
+			 len);
 		return -PISA_E_RANGE;
 	}
 	r = send_batch(l);	/* the packet must see the writes before it */

@@ -1012,7 +1012,8 @@ static void server_frame(void *arg, const struct pisa_proto_frame *f)
 	s->st.executed++;
 	s->cur_seq = f->seq;
 	if (f->len > s->max_payload) {
-		send_ack(s, f->seq, PISA_ST_MALFORMED, PISA_E_RANGE, 0, "frame longer than announced", 1);
+		send_ack(s, f->seq, PISA_ST_MALFORMED, PISA_E_RANGE, 0,
+			 "frame longer than announced", 1);
 		return;
 	}
 	switch (f->type) {
@@ -1209,7 +1210,8 @@ static int fuzz_decoders(const uint8_t *p, size_t len)
 	memset(&hr2, 0, sizeof(hr2));
 	if (pisa_proto_hello_reply_decode(p, len, &hr) == 0) {
 		n = pisa_proto_hello_reply_encode(out, sizeof(out), &hr);
-		if (n != PISA_HELLO_REPLY_LEN || pisa_proto_hello_reply_decode(out, (size_t)n, &hr2) ||
+		if (n != PISA_HELLO_REPLY_LEN ||
+		    pisa_proto_hello_reply_decode(out, (size_t)n, &hr2) ||
 		    memcmp(&hr, &hr2, sizeof(hr)))
 			return -1;
 	}

@@ -143,7 +143,8 @@ int pisa_value_parse_float(const char *s, double *v)
 	char *end;
 	double d;
 
-	if (!*s)
+	/* strtod also reads C99 hex floats ("0x1p3"), which Python's float() refuses */
+	if (!*s || strpbrk(s, "xX"))
 		return -PISA_E_INVAL;
 	d = strtod(s, &end);
 	if (*end || !isfinite(d))

@@ -63,6 +63,9 @@ struct app {
 	struct ctl *ctl;
 	uint64_t unattached;	/* packets to ports with no wire and no control client */
 	uint64_t digests_dropped;
+	const char *commands;	/* --commands FILE */
+	uint64_t pcap_packets;	/* injected from pcap inputs */
+	double pcap_seconds;	/* wall time until the last pcap input was injected */
 };
 
 /* main.c */

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "pisa_ctl.h"
 
 #define EXIT_OK 0
 #define EXIT_INPUT 1
@@ -20,7 +21,7 @@
 
 static const char usage_text[] =
 "usage: pisa-model IMAGE [--port N=pcap:IN.pcap,OUT.pcap]... [--port N=if:IFNAME]...\n"
-"                  [--control PATH] [--trace] [--stats]\n"
+"                  [--commands FILE] [--control PATH] [--trace] [--stats]\n"
 "\n"
 "Runs the config image IMAGE (written by p4lower) in software, bit for bit as\n"
 "the hardware pipeline does, as a switch.\n"
@@ -44,9 +45,13 @@ static const char usage_text[] =
 "                        port with no --port, go to the client as packet-in;\n"
 "                        digests go to the client too. With no client they are\n"
 "                        counted and dropped.\n"
+"  --commands FILE       runs the simple_switch_CLI commands in FILE (one a\n"
+"                        line, # comments) before the first packet; the first\n"
+"                        failing line stops pisa-model with exit code 1.\n"
 "  --trace               prints every pipeline event to stderr.\n"
 "  --stats               prints counters to stdout at exit, one 'name value'\n"
-"                        line each.\n"
+"                        line each, with the time the pcap inputs took and the\n"
+"                        packets per second that makes (pcap_seconds, pcap_pps).\n"
 "  -h, --help            prints this text.\n"
 "\n"
 "pisa-model exits once every pcap input is consumed if there is neither an\n"
@@ -172,6 +177,8 @@ static void print_stats(struct app *a)
 	printf("pass_limit %llu\n", (unsigned long long)st.pass_limit);
 	printf("digests %llu\n", (unsigned long long)st.digests);
 	printf("unattached %llu\n", (unsigned long long)a->unattached);
+	printf("pcap_seconds %.6f\n", a->pcap_seconds);
+	printf("pcap_pps %.0f\n", a->pcap_seconds > 0 ? a->pcap_packets / a->pcap_seconds : 0.0);
 	printf("digests_dropped %llu\n", (unsigned long long)a->digests_dropped);
 	for (i = 0; i < a->nports; i++)
 		printf("port%u_rx %llu\nport%u_tx %llu\n", a->ports[i].num,
@@ -229,12 +236,22 @@ static uint8_t *read_all(const char *path, size_t *len)
 	return buf;
 }
 
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 static int run(struct app *a, int have_if)
 {
 	static uint8_t pkt[PISA_MODEL_MAX_PACKET + 4096];
 	struct pollfd pfd[64];
 	char err[512];
 	unsigned i, burst;
+	double pcap_start = now_seconds();
+	int pcap_done = !next_pcap(a);
 
 	while (!stop) {
 		struct port *p;
@@ -243,6 +260,7 @@ static int run(struct app *a, int have_if)
 		/* a burst of pcap packets, then a look at the sockets */
 		for (burst = 0; burst < 64 && (p = next_pcap(a)); burst++) {
 			p->rx++;
+			a->pcap_packets++;
 			r = app_inject(a, p->num, p->next_data, p->next_hdr.caplen, p->next_us);
 			if (r < 0)
 				fprintf(stderr, "pisa-model: %s: packet %llu: %s\n", p->in_path,
@@ -251,6 +269,10 @@ static int run(struct app *a, int have_if)
 				fprintf(stderr, "pisa-model: %s\n", err);
 				return EXIT_INPUT;
 			}
+		}
+		if (!pcap_done && !next_pcap(a)) {
+			pcap_done = 1;
+			a->pcap_seconds = now_seconds() - pcap_start;
 		}
 		if (!next_pcap(a) && !have_if && !a->ctl)
 			break;
@@ -310,6 +332,50 @@ static void free_ports(struct app *a)
 	a->nports = 0;
 }
 
+/* --commands: simple_switch_CLI lines through the control plane, in process. */
+static int run_commands(struct app *a, const char *path)
+{
+	FILE *f = fopen(path, "r"), *out;
+	struct pisa_ctl *c;
+	char line[4096], err[512];
+	unsigned lineno = 0;
+	int rc = EXIT_OK;
+
+	if (!f) {
+		fprintf(stderr, "pisa-model: --commands: %s: %s\n", path, strerror(errno));
+		return EXIT_INPUT;
+	}
+	c = pisa_ctl_new(a->img, &pisa_model_ops, a->m);
+	if (!c || pisa_ctl_init(c) < 0) {
+		fprintf(stderr, "pisa-model: --commands: cannot set up the control plane\n");
+		fclose(f);
+		pisa_ctl_free(c);
+		return EXIT_SYSTEM;
+	}
+	/* what the commands print is for people; keep it only when tracing */
+	out = a->trace ? stderr : fopen("/dev/null", "w");
+	while (out && fgets(line, sizeof(line), f)) {
+		char *p = line;
+
+		lineno++;
+		line[strcspn(line, "\r\n")] = 0;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p || *p == '#')
+			continue;
+		if (pisa_ctl_exec(c, p, out, err, sizeof(err)) < 0) {
+			fprintf(stderr, "pisa-model: %s:%u: %s\n", path, lineno, err);
+			rc = EXIT_INPUT;
+			break;
+		}
+	}
+	if (out && out != stderr)
+		fclose(out);
+	fclose(f);
+	pisa_ctl_free(c);
+	return rc;
+}
+
 /* Returns -1 to go on, else the exit code. */
 static int parse_args(struct app *a, int argc, char **argv, const char **image,
 		      const char **control, int *stats, int *have_if)
@@ -342,6 +408,12 @@ static int parse_args(struct app *a, int argc, char **argv, const char **image,
 			if (a->ports[a->nports].kind == PORT_IF)
 				*have_if = 1;
 			a->nports++;
+		} else if (!strcmp(arg, "--commands") || !strncmp(arg, "--commands=", 11)) {
+			const char *v = arg[10] == '=' ? arg + 11 : (i + 1 < argc ? argv[++i] : NULL);
+
+			if (!v || !*v)
+				return usage_error("--commands: needs a %s", "file");
+			a->commands = v;
 		} else if (!strcmp(arg, "--control") || !strncmp(arg, "--control=", 10)) {
 			const char *v = arg[9] == '=' ? arg + 10 : (i + 1 < argc ? argv[++i] : NULL);
 
@@ -399,6 +471,8 @@ int main(int argc, char **argv)
 	setup_model(&a, a.m);
 
 	rc = EXIT_OK;
+	if (a.commands && (rc = run_commands(&a, a.commands)) != EXIT_OK)
+		goto out;
 	for (k = 0; k < a.nports; k++) {
 		r = port_open(&a.ports[k], err, sizeof(err));
 		if (r < 0) {

@@ -19,34 +19,57 @@ uint32_t model_rng_step(struct pisa_model *m)
 	return x;
 }
 
+/* Appends the w (<= 56) low bits of v; fewer than 8 bits stay in acc. */
+static inline void acc_put(uint64_t *acc, unsigned *nacc, uint8_t *buf, size_t *o, uint64_t v,
+			   unsigned w)
+{
+	*acc = *acc << w | v;
+	*nacc += w;
+	while (*nacc >= 8) {
+		*nacc -= 8;
+		buf[(*o)++] = (uint8_t)(*acc >> *nacc);
+	}
+	*acc &= model_mask(*nacc);
+}
+
 size_t model_flist_bytes(const struct pisa_model *m, const uint8_t *phv, unsigned fl,
 			 uint8_t *buf)
 {
-	const struct pisa_field_list *l;
-	size_t pos = 0, k;
-	unsigned i;
+	const struct fl_runs *fr;
+	uint64_t acc = 0;
+	unsigned nacc = 0, i;
+	size_t pos = 0, o = 0;
 
 	if (fl >= m->img->nfield_lists)
 		return 0;
-	l = &m->img->field_lists[fl];
-	if (!m->fl_aligned[fl])
-		memset(buf, 0, (m->fl_bits[fl] + 7) / 8);
-	for (i = 0; i < l->nfields; i++) {
-		struct pisa_field f = l->fields[i];
+	fr = &m->fl[fl];
+	if (fr->aligned) {
+		for (i = 0; i < fr->n; i++) {
+			const struct fl_run *r = &fr->r[i];
 
-		if (f.width == 0 || f.width > 64)
-			continue;
-		if (m->fl_aligned[fl]) {
-			/* whole bytes to whole bytes: a copy (checked at pisa_model_new) */
-			const uint8_t *src = phv + f.bitoff / 8;
-
-			for (k = 0; k < f.width / 8u; k++)
-				buf[pos / 8 + k] = src[k];
-		} else {
-			pisa_bits_set(buf, pos, f.width, model_get(m, phv, f));
+			if (r->zero)
+				memset(buf + pos / 8, 0, r->nbits / 8);
+			else
+				memcpy(buf + pos / 8, phv + r->bit / 8, r->nbits / 8);
+			pos += r->nbits;
 		}
-		pos += f.width;
+		return pos;
 	}
+	/* bit runs: gather through an accumulator, emit whole bytes */
+	for (i = 0; i < fr->n; i++) {
+		const struct fl_run *r = &fr->r[i];
+		uint32_t done;
+
+		for (done = 0; done < r->nbits; ) {
+			unsigned w = r->nbits - done > 56 ? 56 : r->nbits - done;
+
+			acc_put(&acc, &nacc, buf, &o, r->zero ? 0 : model_bits(phv, r->bit + done, w), w);
+			done += w;
+		}
+		pos += r->nbits;
+	}
+	if (nacc)
+		buf[o] = (uint8_t)(acc << (8 - nacc));
 	return pos;
 }
 
@@ -59,7 +82,7 @@ static uint64_t bits_or_zero(const uint8_t *p, size_t len, size_t bitoff, unsign
 	if (w == 0 || w > 64)
 		return 0;
 	if (bitoff + w <= len * 8)
-		return pisa_bits_get(p, bitoff, w);
+		return model_bits(p, bitoff, w);
 	for (i = 0; i < sizeof(tmp); i++)
 		tmp[i] = first + i < len ? p[first + i] : 0;
 	return pisa_bits_get(tmp, bitoff % 8, w);
@@ -158,8 +181,11 @@ static void copy_hdr(struct pisa_model *m, struct exec_ctx *c, unsigned dst, uns
 	if ((size_t)hd->phv_byte + n <= m->phv_bytes && (size_t)hs->phv_byte + n <= m->phv_bytes)
 		memmove(c->phv + hd->phv_byte, c->phv + hs->phv_byte, n);
 	model_hdr_set_valid(m, c->phv, dst, model_hdr_valid(m, c->phv, src));
-	if (c->vlen && m->var_slot[dst] >= 0)
-		c->vlen[m->var_slot[dst]] = (uint16_t)model_hdr_len(m, c->vlen, src);
+	if (c->vlen && m->var_slot[dst] >= 0) {
+		size_t l = model_hdr_len(m, c->vlen, src);
+
+		c->vlen[m->var_slot[dst]] = (uint16_t)(l < hd->bytes ? l : hd->bytes);
+	}
 }
 
 static void digest(struct pisa_model *m, struct exec_ctx *c, unsigned id)

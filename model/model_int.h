@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "pisa_model.h"
 
@@ -30,8 +31,11 @@ struct ix_slot64 {
 	uint32_t group;
 };
 
+#define MODEL_IX_MAX_GROUPS 64	/* more distinct masks: the table is scanned */
+
 struct tcam_index {
 	int dirty;
+	int scan;		/* too many masks: scan the rows instead */
 	uint32_t ngroups;
 	struct tcam_group *groups;
 	uint8_t *masks;		/* ngroups * KB */
@@ -42,6 +46,24 @@ struct tcam_index {
 	uint32_t *slots;	/* KB > 8: row index or MODEL_NO_ROW */
 	struct ix_slot64 *slots64;	/* KB <= 8 */
 	size_t cap_groups, cap_slots;
+	/* LPM mode (model_lpm.c): every mask a prefix and a longer prefix
+	 * always in a lower row, so the lowest matching row is the longest
+	 * prefix: a binary search on prefix lengths with markers */
+	int lpm;
+	unsigned nlen;			/* distinct prefix lengths, ascending */
+	uint32_t lgrp[65];		/* group of each length */
+	uint64_t lmask[65];		/* mask of each length */
+	struct lpm_slot *lslots;
+	uint32_t lhmask;
+	unsigned lhshift;
+	size_t cap_lslots;
+};
+
+struct lpm_slot {
+	uint64_t key;
+	uint32_t bmp;		/* best real prefix at or below this length, or MODEL_NO_ROW */
+	uint8_t li;		/* length index */
+	uint8_t used;
 };
 
 /* Results of recent lookups of a TCAM table with keys of up to 64 bits,
@@ -59,6 +81,7 @@ struct mtable {
 	uint16_t *aidx;		/* per row: index into the table's actions, or MODEL_NO_ACTION */
 	uint32_t rows;
 	uint32_t rb, kb, mb, db;
+	uint16_t key_bits;
 	uint16_t nrange;	/* range key fields */
 	struct tcam_index ix;	/* TCAM without range keys only */
 	int use_ix;
@@ -74,6 +97,18 @@ struct meter_cell {
 struct mc_group {
 	uint16_t n;
 	struct pisa_mc_copy *copies;
+};
+
+struct fl_run {
+	uint32_t bit;		/* PHV bit offset */
+	uint32_t nbits;
+	uint8_t zero;		/* a field outside the PHV: reads as zero */
+};
+
+struct fl_runs {
+	uint32_t n;
+	uint8_t aligned;	/* every run starts and ends on a byte */
+	struct fl_run *r;
 };
 
 enum job_kind { JOB_INGRESS, JOB_EGRESS };
@@ -106,8 +141,9 @@ struct pisa_model {
 	uint16_t nvar;
 	uint8_t *hdr_mask;	/* 0xFF on PHV bytes that belong to headers or validity bits */
 	uint16_t *stack_next;	/* parser: next index per stack */
-	size_t *fl_bits;	/* per field list: total bits */
-	uint8_t *fl_aligned;	/* per field list: all fields whole bytes inside the PHV */
+	/* Field lists as runs of PHV bits: fields that sit side by side in the
+	 * PHV (most of a header) become one copy. */
+	struct fl_runs *fl;
 
 	/* work queue of passes for one injected packet */
 	struct job **pool;	/* all jobs ever allocated */
@@ -181,46 +217,66 @@ static inline void model_be_put(uint8_t *p, unsigned n, uint64_t v)
 	}
 }
 
+/* 8-byte big-endian load and store. Every PHV buffer and table memory has
+ * MODEL_SLACK bytes after its end so that a field near the end can be read
+ * and written with one of these. */
+#define MODEL_SLACK 8
+
+static inline uint64_t model_ld64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+
+static inline void model_st64(uint8_t *p, uint64_t v)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	memcpy(p, &v, 8);
+}
+
+/* Bits [bitoff, bitoff + w) of a buffer with slack; w is 1..64. The same
+ * result as pisa_bits_get. */
+static inline uint64_t model_bits(const uint8_t *buf, size_t bitoff, unsigned w)
+{
+	unsigned skip = bitoff & 7;
+
+	if (skip + w <= 64)
+		return model_ld64(buf + bitoff / 8) << skip >> (64 - w);
+	return pisa_bits_get(buf, bitoff, w);
+}
+
+/* PHV field access that never leaves the PHV. */
 static inline uint64_t model_get(const struct pisa_model *m, const uint8_t *phv,
 				 struct pisa_field f)
 {
 	if (f.width == 0 || f.width > 64 || (size_t)f.bitoff + f.width > m->phv_bytes * 8)
 		return 0;
-	if (!((f.bitoff | f.width) & 7))
-		return model_be_get(phv + f.bitoff / 8, f.width / 8);
-	{
-		/* the same bits as pisa_bits_get, inline for fields in 8 bytes */
-		unsigned skip = f.bitoff & 7, nb = (skip + f.width + 7) >> 3;
-
-		if (nb <= 8)
-			return (model_be_get(phv + f.bitoff / 8, nb) >> (nb * 8 - skip - f.width)) &
-			       model_mask(f.width);
-	}
-	return pisa_bits_get(phv, f.bitoff, f.width);
+	return model_bits(phv, f.bitoff, f.width);
 }
 
 static inline void model_set(const struct pisa_model *m, uint8_t *phv, struct pisa_field f,
 			     uint64_t v)
 {
+	unsigned skip = f.bitoff & 7, sh;
+	uint64_t old, mk;
+
 	if (f.width == 0 || f.width > 64 || (size_t)f.bitoff + f.width > m->phv_bytes * 8)
 		return;
-	if (!((f.bitoff | f.width) & 7)) {
-		model_be_put(phv + f.bitoff / 8, f.width / 8, v);
+	if (skip + f.width > 64) {
+		pisa_bits_set(phv, f.bitoff, f.width, v);
 		return;
 	}
-	{
-		unsigned skip = f.bitoff & 7, nb = (skip + f.width + 7) >> 3, sh;
-		uint64_t old, mk;
-
-		if (nb <= 8) {
-			sh = nb * 8 - skip - f.width;
-			mk = model_mask(f.width) << sh;
-			old = model_be_get(phv + f.bitoff / 8, nb);
-			model_be_put(phv + f.bitoff / 8, nb, (old & ~mk) | ((v << sh) & mk));
-			return;
-		}
-	}
-	pisa_bits_set(phv, f.bitoff, f.width, v);
+	sh = 64 - skip - f.width;
+	mk = model_mask(f.width) << sh;
+	old = model_ld64(phv + f.bitoff / 8);
+	model_st64(phv + f.bitoff / 8, (old & ~mk) | ((v << sh) & mk));
 }
 
 static inline int model_hdr_valid(const struct pisa_model *m, const uint8_t *phv, unsigned h)
@@ -253,6 +309,15 @@ size_t model_hdr_len(const struct pisa_model *m, const uint16_t *vlen, unsigned 
 void model_run_tables(struct pisa_model *m, uint8_t *phv, uint16_t *vlen, unsigned gress);
 int model_table_init(struct pisa_model *m, unsigned t);
 void model_table_free(struct mtable *mt);
+uint32_t model_ix_find64(const struct tcam_index *ix, uint32_t g, uint64_t k);
+
+/* model_lpm.c */
+int model_lpm_build(struct mtable *mt);
+uint32_t model_lpm_lookup(const struct tcam_index *ix, uint64_t key);
+
+/* model_tm.c */
+int model_tm_run(struct pisa_model *m, uint16_t port, const uint8_t *data, size_t len);
+void model_tm_free(struct pisa_model *m);
 
 /* model_ops.c */
 int model_write_row(struct pisa_model *m, uint16_t table, uint32_t index, const uint8_t *row,

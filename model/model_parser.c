@@ -75,7 +75,7 @@ int model_parse(struct pisa_model *m, uint8_t *phv, uint16_t *vlen, const uint8_
 		}
 		s = &img->states[state];
 		if (m->trace)
-			model_trace(m, "  parser: state %u, cursor %zu", state, c.cursor);
+			model_trace(m, "  parser: state %u at byte %zu", state, c.cursor);
 		r = model_exec(m, &c, s->ops, s->nops);
 		if (r >= EXEC_PERR) {
 			err = r - EXEC_PERR;
@@ -87,7 +87,8 @@ int model_parse(struct pisa_model *m, uint8_t *phv, uint16_t *vlen, const uint8_
 			key = (w >= 64 ? 0 : key << w) | key_bits(&c, &s->key[i], m);
 			kw += w;
 		}
-		(void)kw;
+		if (kw > 64)
+			kw = 64;
 		for (i = 0; i < s->nrows; i++)
 			if ((key & s->rows[i].mask) == (s->rows[i].value & s->rows[i].mask))
 				break;
@@ -96,29 +97,31 @@ int model_parse(struct pisa_model *m, uint8_t *phv, uint16_t *vlen, const uint8_
 			break;
 		}
 		state = s->rows[i].next;
-		if (state == PISA_PARSER_REJECT) {
-			err = s->rows[i].error;
-			if (m->trace)
-				model_trace(m, "  parser: key 0x%llx -> reject (%s)",
-					    (unsigned long long)key,
-					    model_error_name(m, (unsigned)err, nb, sizeof(nb)));
-			/* reject with NoError is still a reject */
-			break;
-		}
 		if (m->trace) {
-			if (state == PISA_PARSER_ACCEPT)
-				model_trace(m, "  parser: key 0x%llx -> accept",
-					    (unsigned long long)key);
+			char kb[40] = "";
+
+			if (kw)
+				snprintf(kb, sizeof(kb), "select 0x%0*llx ", (int)(kw + 3) / 4,
+					 (unsigned long long)key);
+			if (state == PISA_PARSER_REJECT)
+				model_trace(m, "  parser: %s-> reject (%s)", kb,
+					    model_error_name(m, s->rows[i].error, nb, sizeof(nb)));
+			else if (state == PISA_PARSER_ACCEPT)
+				model_trace(m, "  parser: %s-> accept", kb);
 			else
-				model_trace(m, "  parser: key 0x%llx -> state %u",
-					    (unsigned long long)key, state);
+				model_trace(m, "  parser: %s-> state %u", kb, state);
+		}
+		if (state == PISA_PARSER_REJECT) {
+			/* a reject with NoError is still a reject */
+			err = s->rows[i].error;
+			break;
 		}
 	}
 	if (err != PISA_ERROR_NO_ERROR) {
 		model_set(m, phv, PISA_SM_PARSER_ERROR, (uint64_t)err);
 		m->st.parser_errors++;
 		if (m->trace)
-			model_trace(m, "  parser: error %s at cursor %zu",
+			model_trace(m, "  parser: error %s at byte %zu, going on to ingress",
 				    model_error_name(m, (unsigned)err, nb, sizeof(nb)), c.cursor);
 	}
 	*cursor = c.cursor;

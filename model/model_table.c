@@ -18,15 +18,16 @@ int model_table_init(struct pisa_model *m, unsigned t)
 	mt->mb = (uint32_t)pisa_row_match_bytes(tb);
 	mt->db = (uint32_t)pisa_row_adata_bytes(tb);
 	mt->rb = (uint32_t)pisa_row_bytes(tb);
-	mt->rows = tb->mem == PISA_MEM_NONE ? 0 : tb->rows;
-	if (tb->mem == PISA_MEM_HASH)
-		mt->rows = (uint32_t)tb->ways << tb->way_bits;
+	mt->key_bits = tb->key_bits;
+	mt->rows = tb->rows;
+	if (tb->mem == PISA_MEM_HASH)	/* an absurd geometry gets no rows: every lookup misses */
+		mt->rows = tb->way_bits < 28 ? (uint32_t)tb->ways << tb->way_bits : 0;
 	for (i = 0; i < tb->nkeys; i++)
 		if (tb->keys[i].match == PISA_MATCH_RANGE)
 			mt->nrange++;
 	mt->use_ix = tb->mem == PISA_MEM_TCAM && mt->nrange == 0 && mt->kb > 0;
 	mt->ix.dirty = 1;
-	mt->mem = calloc((size_t)mt->rows + 1, mt->rb);
+	mt->mem = calloc(((size_t)mt->rows + 1) * mt->rb + MODEL_SLACK, 1);
 	mt->aidx = malloc(((size_t)mt->rows + 1) * sizeof(*mt->aidx));
 	if (!mt->mem || !mt->aidx)
 		return -PISA_E_NOMEM;
@@ -57,6 +58,7 @@ void model_table_free(struct mtable *mt)
 	free(mt->ix.slots64);
 	free(mt->ix.mask64);
 	free(mt->lc);
+	free(mt->ix.lslots);
 }
 
 /* The table's key, right-aligned in kb bytes (and as a number when it has
@@ -183,14 +185,33 @@ static int ix_build64(struct mtable *mt, size_t nslots)
 				break;	/* a lower row with the same (mask, value) shadows r */
 		}
 	}
+	ix->lpm = 0;
+	if (model_lpm_build(mt) < 0)
+		return -PISA_E_NOMEM;
 	ix->dirty = 0;
 	return 0;
+}
+
+uint32_t model_ix_find64(const struct tcam_index *ix, uint32_t g, uint64_t k)
+{
+	uint32_t h;
+
+	for (h = ix_hash64(k, g) >> ix->hshift;; h = (h + 1) & ix->hmask) {
+		const struct ix_slot64 *sl = &ix->slots64[h];
+
+		if (sl->row == MODEL_NO_ROW)
+			return MODEL_NO_ROW;
+		if (sl->group == g && sl->key == k)
+			return sl->row;
+	}
 }
 
 static uint32_t ix_lookup64(const struct tcam_index *ix, uint64_t key)
 {
 	uint32_t best = MODEL_NO_ROW, g;
 
+	if (ix->lpm)
+		return model_lpm_lookup(ix, key);
 	for (g = 0; g < ix->ngroups && ix->groups[g].min_row < best; g++) {
 		uint64_t k = key & ix->mask64[g];
 		uint32_t h;
@@ -217,6 +238,7 @@ static int ix_build(struct mtable *mt)
 	size_t nslots;
 
 	ix->ngroups = 0;
+	ix->scan = 0;
 	for (r = 0; r < mt->rows; r++) {
 		const uint8_t *row = mt->mem + (size_t)r * mt->rb;
 		const uint8_t *mask = row + PISA_ROW_HDR + mt->kb;
@@ -229,6 +251,12 @@ static int ix_build(struct mtable *mt)
 		for (g = 0; g < ix->ngroups; g++)
 			if (!memcmp(ix->masks + ix->groups[g].mask_off, mask, mt->kb))
 				break;
+		if (g == ix->ngroups && g >= MODEL_IX_MAX_GROUPS) {
+			/* so many masks that probing each costs more than a scan */
+			ix->scan = 1;
+			ix->dirty = 0;
+			return 0;
+		}
 		if (g == ix->ngroups) {
 			if (ix->ngroups == ix->cap_groups) {
 				size_t nc = ix->cap_groups ? ix->cap_groups * 2 : 8;
@@ -352,6 +380,22 @@ static uint32_t ix_lookup(struct mtable *mt, const uint8_t *key)
 	return best;
 }
 
+static uint32_t tcam_lookup(const struct pisa_table *tb, struct mtable *mt, const uint8_t *key,
+			    uint64_t kv, const uint64_t *rv)
+{
+	uint32_t r;
+
+	if (mt->use_ix && mt->kb <= 256 && (!mt->ix.dirty || ix_build(mt) == 0) && !mt->ix.scan)
+		return mt->kb <= 8 ? ix_lookup64(&mt->ix, kv) : ix_lookup(mt, key);
+	for (r = 0; r < mt->rows; r++) {
+		const uint8_t *row = mt->mem + (size_t)r * mt->rb;
+
+		if ((row[0] & PISA_ROW_VALID) && tcam_match(tb, mt, row, key, rv))
+			return r;
+	}
+	return MODEL_NO_ROW;
+}
+
 /* Returns the row that hits or MODEL_NO_ROW. */
 static uint32_t lookup(struct pisa_model *m, const struct pisa_table *tb, struct mtable *mt,
 		       const uint8_t *key, uint64_t kv, const uint64_t *rv)
@@ -366,6 +410,8 @@ static uint32_t lookup(struct pisa_model *m, const struct pisa_table *tb, struct
 			const uint8_t *row;
 
 			r = (uint32_t)w << tb->way_bits | (pisa_hash_way(w, key, mt->kb) & bmask);
+			if (r >= mt->rows)
+				break;
 			row = mt->mem + (size_t)r * mt->rb;
 			if ((row[0] & PISA_ROW_VALID) && !memcmp(row + PISA_ROW_HDR, key, mt->kb))
 				return r;
@@ -382,24 +428,13 @@ static uint32_t lookup(struct pisa_model *m, const struct pisa_table *tb, struct
 			return e[0].row;
 		if (e[1].gen == mt->lc_gen && e[1].key == kv)
 			return e[1].row;
-		if (!mt->ix.dirty || ix_build(mt) == 0) {
-			e[1] = e[0];
-			e[0].key = kv;
-			e[0].row = ix_lookup64(&mt->ix, kv);
-			e[0].gen = mt->lc_gen;
-			return e[0].row;
-		}
-	} else if (mt->use_ix && mt->kb <= 256) {
-		if (!mt->ix.dirty || ix_build(mt) == 0)
-			return ix_lookup(mt, key);
+		e[1] = e[0];
+		e[0].key = kv;
+		e[0].row = tcam_lookup(tb, mt, key, kv, rv);
+		e[0].gen = mt->lc_gen;
+		return e[0].row;
 	}
-	for (r = 0; r < mt->rows; r++) {
-		const uint8_t *row = mt->mem + (size_t)r * mt->rb;
-
-		if ((row[0] & PISA_ROW_VALID) && tcam_match(tb, mt, row, key, rv))
-			return r;
-	}
-	return MODEL_NO_ROW;
+	return tcam_lookup(tb, mt, key, kv, rv);
 }
 
 void model_run_tables(struct pisa_model *m, uint8_t *phv, uint16_t *vlen, unsigned gress)
@@ -417,7 +452,9 @@ void model_run_tables(struct pisa_model *m, uint8_t *phv, uint16_t *vlen, unsign
 		uint32_t row;
 		const uint8_t *rp;
 		unsigned ai, nx;
-		int r = EXEC_OK, hit;
+		int r = EXEC_OK, hit, cond;
+		/* a gateway's trace line is its condition */
+		int gateway = tb->next_mode == PISA_NEXT_COND && tb->mem == PISA_MEM_NONE;
 
 		if (tb->gress != gress)
 			break;
@@ -439,7 +476,7 @@ void model_run_tables(struct pisa_model *m, uint8_t *phv, uint16_t *vlen, unsign
 		if (ai != MODEL_NO_ACTION) {
 			unsigned act = tb->actions[ai].action;
 
-			if (m->trace) {
+			if (m->trace && !gateway) {
 				if (hit)
 					model_trace(m, "  %s: %s hit row %u: %s", gname,
 						    model_table_name(m, next, tn, sizeof(tn)), row,
@@ -469,7 +506,12 @@ void model_run_tables(struct pisa_model *m, uint8_t *phv, uint16_t *vlen, unsign
 			nx = ai != MODEL_NO_ACTION ? tb->actions[ai].next : tb->next_miss;
 			break;
 		case PISA_NEXT_COND:
-			nx = model_get(m, phv, tb->cond) ? tb->next_hit : tb->next_miss;
+			cond = model_get(m, phv, tb->cond) != 0;
+			nx = cond ? tb->next_hit : tb->next_miss;
+			if (m->trace)
+				model_trace(m, "  %s: %s: condition %s", gname,
+					    model_table_name(m, next, tn, sizeof(tn)),
+					    cond ? "true" : "false");
 			break;
 		default:
 			nx = hit ? tb->next_hit : tb->next_miss;

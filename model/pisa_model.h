@@ -13,7 +13,8 @@
 #include "pisa_switch.h"
 
 #define PISA_MODEL_MAX_PACKET 9216	/* larger packets are dropped, counted as oversize */
-#define PISA_MODEL_MAX_PASSES 16	/* resubmit/recirculate passes before a packet is dropped */
+#define PISA_MODEL_MAX_PASSES 16	/* ingress passes of one packet and all it spawns (and,
+					 * separately, E2E clones) before the rest is dropped */
 
 struct pisa_model;
 
@@ -26,8 +27,8 @@ struct pisa_model_stats {
 	uint64_t rx_packets, tx_packets;
 	uint64_t dropped;		/* by the program (egress_spec 511, no copies) */
 	uint64_t oversize;		/* longer than PISA_MODEL_MAX_PACKET */
-	uint64_t parser_errors;		/* packets whose parser_error was not NoError */
-	uint64_t pass_limit;		/* dropped after PISA_MODEL_MAX_PASSES */
+	uint64_t parser_errors;		/* parser passes (clones' too) ending with an error */
+	uint64_t pass_limit;		/* passes or E2E clones refused at PISA_MODEL_MAX_PASSES */
 	uint64_t digests;
 	uint64_t bad_port;		/* inject() refused: port > 510 */
 };
@@ -38,7 +39,9 @@ void pisa_model_free(struct pisa_model *m);
 
 /* Runs one packet that arrives on port at time_us (the timestamp clock, in
  * microseconds, non-decreasing) to completion, calling out for each packet
- * that leaves. Returns 0 or a negative pisa_err (bad port). */
+ * that leaves. Returns 0 or a negative pisa_err: -PISA_E_RANGE for a port
+ * over 510 (counted in bad_port), -PISA_E_NOMEM. A packet over
+ * PISA_MODEL_MAX_PACKET is dropped, counted as oversize, and returns 0. */
 int pisa_model_inject(struct pisa_model *m, uint16_t port, const uint8_t *data, size_t len,
 		      uint64_t time_us, pisa_model_out_fn out, void *arg);
 

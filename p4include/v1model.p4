@@ -11,7 +11,7 @@
 #include "core.p4"
 
 #ifndef V1MODEL_VERSION
-#define V1MODEL_VERSION 20180101
+#define V1MODEL_VERSION 20200408
 #endif
 
 match_kind {
@@ -23,9 +23,6 @@ match_kind {
 const bit<32> __v1model_version = V1MODEL_VERSION;
 
 typedef bit<9> PortId_t;
-typedef bit<48> EgressInstance_t;
-typedef bit<16> McastGrp_t;
-typedef bit<32> InstanceType_t;
 
 @metadata @name("standard_metadata")
 struct standard_metadata_t {
@@ -58,10 +55,16 @@ enum MeterType {
 	bytes
 }
 
+/*
+ * Indexed externs take the index type I (V1MODEL_VERSION >= 20200408). p4lower
+ * also accepts them without it (counter(...), register<bit<32>>(...)), as older
+ * programs are written: the index is then not type checked.
+ */
+
 /* Indexed counters. */
-extern counter {
+extern counter<I> {
 	counter(bit<32> size, CounterType type);
-	void count(in bit<32> index);
+	void count(in I index);
 }
 
 /* A counter per table entry. */
@@ -75,9 +78,9 @@ extern direct_counter {
 #define V1MODEL_METER_COLOR_RED 2
 
 /* Indexed two-rate three-color meters. */
-extern meter {
+extern meter<I> {
 	meter(bit<32> size, MeterType type);
-	void execute_meter<T>(in bit<32> index, out T result);
+	void execute_meter<T>(in I index, out T result);
 }
 
 /* A meter per table entry. */
@@ -87,11 +90,11 @@ extern direct_meter<T> {
 }
 
 /* Registers: arrays of T read and written by the data plane. */
-extern register<T> {
+extern register<T, I> {
 	register(bit<32> size);
 	@noSideEffects
-	void read(out T result, in bit<32> index);
-	void write(in bit<32> index, in T value);
+	void read(out T result, in I index);
+	void write(in I index, in T value);
 }
 
 extern action_profile {

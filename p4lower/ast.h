@@ -123,9 +123,39 @@ enum p4_prop { PR_KEY, PR_ACTIONS, PR_ENTRIES, PR_OTHER };
 struct p4_type;
 
 /*
- * One node shape for everything: the kids are a fixed small array plus a list,
- * which keeps the dumper generic. What each slot holds per kind is listed in
- * parse.c above the rule that builds it.
+ * One node shape for everything: the kids are a fixed small array plus lists,
+ * which keeps the dumper generic. Slots per kind (k0..k3 = k[0..3]; unlisted = NULL):
+ *   CONST        k0 type, k1 value; after check: is_const, cval
+ *   TYPEDEF/NEWTYPE k0 type                      HEADER/STRUCT/UNION list fields (FIELD: k0 type)
+ *   ENUM         k0 underlying type or NULL, list members (MEMBER_DECL: k0 value or NULL)
+ *   ERROR_DECL/MATCHKIND_DECL list members
+ *   EXTERN       list2 type params, list METHOD (k0 return type, list params, list2
+ *                type params) and CTOR (list params)
+ *   EXTERN_FUNC  k0 return type, list params, list2 type params
+ *   PARSER_TYPE/CONTROL_TYPE/PACKAGE list params, list2 type params
+ *   PARSER       list params, list3 ctor params, list4 locals then STATEs
+ *   STATE        list statements, k0 TRANSITION (k0 NAME or SELECT: list keys,
+ *                list2 SELCASE: k0 keyset, k1 NAME of the next state)
+ *   CONTROL      list params, list3 ctor params, list4 locals, k0 apply BLOCK
+ *   ACTION       list params, k0 body      FUNCTION k0 return type, list params, k1 body
+ *   TABLE        list PROP (op = enum p4_prop; KEY: list KEYELEM (k0 expr, name =
+ *                match kind); ACTIONS: list ACTREF (list args); ENTRIES: list ENTRY
+ *                (k0 keyset, k1 ACTREF, k2 priority or NULL); OTHER: k0 value)
+ *   INSTANCE     k0 type, list ctor args    VARDECL k0 type, k1 init or NULL
+ *   PARAM        op = enum p4_dir, k0 type, k1 default or NULL
+ *   VALUESET     k0 element type, k1 size
+ *   types        TBIT/TINT/TVARBIT k0 width; TNAME name; TSPEC name, list2 args;
+ *                TSTACK k0 element, k1 size; TTUPLE list elements
+ *   BLOCK list; ASSIGN k0 lhs, k1 rhs; CALLSTMT k0 CALL; IF k0 cond, k1 then, k2 else;
+ *   SWITCH k0 expr, list CASE (k0 label or DEFAULT, k1 BLOCK or NULL = fall through);
+ *   RETURN k0 value or NULL
+ *   MEMBER k0 base, name; INDEX k0, k1; SLICE k0, k1 hi, k2 lo; CALL k0 callee,
+ *   list args, list2 type args; UNARY/BINARY op (a p4_tok; T_NTOKS is `>>`) k0 [k1];
+ *   TERNARY k0 k1 k2; CAST k0 type, k1 expr; LISTEXPR list; STRUCTEXPR list NAMEDEXPR
+ *   (name, k0); MASK/RANGE k0 k1; TUPLEKEY list
+ * check.c sets type on every expression and typed declaration, decl on names,
+ * members (the FIELD or MEMBER_DECL), key elements and action refs, and
+ * is_const/cval on everything it folded.
  */
 struct p4_node {
 	enum p4_nkind kind;
@@ -192,8 +222,12 @@ void p4_dump_ast(FILE *f, const struct p4_node *prog, int checked);
 /* ---- the front end as one call (main.c and the fuzz target share it) ---- */
 enum p4_stage { ST_NONE, ST_TOKENS, ST_AST, ST_CHECKED };
 
-/* Runs lex, parse, check on a preprocessed buffer; dumps `dump` to dumpf. 0 ok, 1 errors. */
-int p4_frontend(const struct p4_src *src, enum p4_stage dump, FILE *dumpf);
+/*
+ * Runs lex, parse, check on a preprocessed buffer; dumps `dump` to dumpf. 0 ok,
+ * 1 errors. On success *prog (if not NULL) is the checked program, valid until
+ * p4_arena_free(): the back end's passes go after the front end's there.
+ */
+int p4_frontend(const struct p4_src *src, enum p4_stage dump, FILE *dumpf, struct p4_node **prog);
 
 /* libFuzzer entry point (fuzz.c): runs the front end on one preprocessed input. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

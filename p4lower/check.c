@@ -243,12 +243,23 @@ static int count(const struct p4_node *l)
 	return n;
 }
 
+static int has_annot(const struct p4_node *n, const char *name)
+{
+	const struct p4_node *a;
+
+	for (a = n->annots; a; a = a->next)
+		if (!strcmp(a->name, name))
+			return 1;
+	return 0;
+}
+
+/* Parameters an argument must be given for: no default value, not @optional. */
 static int required_params(const struct p4_node *l)
 {
 	int n = 0;
 
 	for (; l; l = l->next)
-		if (!l->k[1])
+		if (!l->k[1] && !has_annot(l, "optional"))
 			n++;
 	return n;
 }
@@ -395,6 +406,15 @@ static void env_from_type(struct env *e, const struct p4_type *t)
 		env_bind(e, (struct p4_node *)tp, t->args[i]);
 }
 
+/* Where an expression starts in the source: messages about a whole expression point there. */
+static struct p4_loc start_loc(const struct p4_node *e)
+{
+	while ((e->kind == N_MEMBER || e->kind == N_INDEX || e->kind == N_SLICE || e->kind == N_CALL ||
+		e->kind == N_BINARY || e->kind == N_TERNARY) && e->k[0])
+		e = e->k[0];
+	return e->loc;
+}
+
 /* ---- constants ---- */
 static p4_int wrap(p4_int v, const struct p4_type *t)
 {
@@ -428,7 +448,7 @@ static long const_int(struct ctx *c, struct p4_node *e, const char *what, long l
 	if (t->kind == TY_ERR)
 		return -1;
 	if (!is_num(t) || !e->is_const) {
-		p4_error(e->loc, "%s must be a compile-time integer constant", what);
+		p4_error(start_loc(e), "%s must be a compile-time integer constant", what);
 		return -1;
 	}
 	if (e->cval < lo || e->cval > hi) {
@@ -500,7 +520,12 @@ static struct p4_type *resolve_type(struct ctx *c, struct p4_node *t)
 				p4_error(t->loc, "type '%s' takes no type arguments", t->name);
 				return t->type = &t_err;
 			}
-			if (n != count(d->list2)) {
+			/*
+			 * Externs may leave trailing type arguments out: v1model's
+			 * register<T, I> is also written register<bit<32>>, and the
+			 * missing I then accepts any index type.
+			 */
+			if (n != count(d->list2) && !(d->kind == N_EXTERN && n < count(d->list2))) {
 				p4_error(t->loc, "type '%s' takes %d type argument%s, %d given", t->name,
 					 count(d->list2), count(d->list2) == 1 ? "" : "s", n);
 				return t->type = &t_err;
@@ -596,7 +621,7 @@ static void need_lvalue(struct ctx *c, struct p4_node *e, const char *what)
 	if (e->type && e->type->kind == TY_ERR)
 		return;
 	if (!lvalue(c, e, &why))
-		p4_error(e->loc, "%s: expression is %s", what, why);
+		p4_error(start_loc(e), "%s: expression is %s", what, why);
 }
 
 /* ---- assignability (with width inference of integer literals) ---- */
@@ -681,7 +706,7 @@ static void coerce(struct ctx *c, struct p4_node *e, struct p4_type *want, const
 		return;
 	}
 	if (!can_assign(want, t))
-		p4_error(e->loc, "%s: expected %s, got %s", what, p4_type_str(want), p4_type_str(t));
+		p4_error(start_loc(e), "%s: expected %s, got %s", what, p4_type_str(want), p4_type_str(t));
 }
 
 /* `{a, b}` or `{f = a}` against a header, struct or tuple type. */
@@ -809,7 +834,7 @@ static void check_args(struct ctx *c, struct p4_loc loc, const char *callee, str
 
 			arg = named ? find_arg(args, pm->name) : a;
 			if (!arg) {
-				if (!pm->k[1] && pass == 0)
+				if (!pm->k[1] && !has_annot(pm, "optional") && pass == 0)
 					p4_error(loc, "'%s': no argument for parameter '%s'", callee, pm->name);
 				continue;
 			}
@@ -870,6 +895,8 @@ static int bits_of(const struct p4_type *t)
 	case TY_ENUM: return t->elem ? t->elem->width : 0;
 	case TY_NEWTYPE: return t->elem ? bits_of(t->elem) : 0;
 	case TY_HEADER: case TY_STRUCT:
+		if (!t->decl)
+			return 0;
 		for (f = t->decl->list; f; f = f->next)
 			if (f->type)
 				n += bits_of(f->type);
@@ -902,7 +929,7 @@ static struct p4_type *check_call(struct ctx *c, struct p4_node *e)
 	struct p4_node *callee = e->k[0], *d, *a, *tp;
 	struct p4_type *ft, *ret;
 	struct env env = { .n = 0 };
-	int na = count(e->list), i;
+	int na = count(e->list);
 
 	/* overloads are chosen by the number of arguments */
 	if (callee->kind == N_NAME && (d = lookup(c, callee->name)) && is_overloadable(d)) {
@@ -922,6 +949,9 @@ static struct p4_type *check_call(struct ctx *c, struct p4_node *e)
 	switch (ft->kind) {
 	case TY_FUNC:
 		d = ft->decl;
+		if (d->kind == N_EXTERN_FUNC && !strcmp(d->name, "verify") &&
+		    (!c->parser || c->parser->kind != N_PARSER))
+			p4_error(e->loc, "verify can only be called in a parser");
 		if (e->list2) {
 			if (count(e->list2) != count(d->list2)) {
 				p4_error(e->loc, "'%s' takes %d type argument%s", d->name, count(d->list2),
@@ -1064,7 +1094,6 @@ static struct p4_type *check_call(struct ctx *c, struct p4_node *e)
 		break;
 	}
 	p4_error(callee->loc, "%s is not callable", p4_type_str(ft));
-	(void)i;
 	return &t_err;
 }
 
@@ -1106,6 +1135,15 @@ static struct p4_type *check_member(struct ctx *c, struct p4_node *e)
 		if ((t->kind == TY_HEADER || t->kind == TY_STRUCT) &&
 		    (!strcmp(n, "minSizeInBits") || !strcmp(n, "minSizeInBytes")))
 			return method_type(n, NULL, t);
+		/* direct type invocation: C.apply(...) without an instance */
+		if ((t->kind == TY_PARSER || t->kind == TY_CONTROL) && !strcmp(n, "apply") &&
+		    (t->decl->kind == N_PARSER || t->decl->kind == N_CONTROL)) {
+			if (t->decl->list3)
+				p4_error(e->loc, "%s has constructor parameters: instantiate it to apply it", t->name);
+			if (t->decl == c->parser)
+				p4_error(e->loc, "%s cannot apply itself", t->name);
+			return method_type(n, NULL, t);
+		}
 		p4_error(e->loc, "%s has no member '%s'", p4_type_str(t), n);
 		return &t_err;
 	}
@@ -1231,7 +1269,9 @@ static int fold_binary(struct p4_node *e, int op, p4_int a, p4_int b, struct p4_
 			return 0;
 		}
 		if (inf) {
-			if (b >= 127 || (a != 0 && (a > 0 ? a : -a) >> (126 - b)))
+			p4_uint mag = a < 0 ? 0 - (p4_uint)a : (p4_uint)a;
+
+			if (b >= 127 || (a != 0 && mag >> (126 - b)))
 				goto ovf;
 			*r = a * ((p4_int)1 << b);
 			return 1;
@@ -1394,7 +1434,7 @@ static struct p4_type *check_binary(struct ctx *c, struct p4_node *e, struct p4_
 		t = bit_type(a->width + b->width, a->kind == TY_INT);
 		e->type = t;
 		if (l->is_const && r->is_const && t->width <= 128)
-			set_const(e, (p4_int)(((p4_uint)l->cval << b->width) |
+			set_const(e, (p4_int)((b->width >= 128 ? 0 : (p4_uint)l->cval << b->width) |
 					      ((p4_uint)r->cval & (b->width >= 128 ? ~(p4_uint)0 :
 								    (((p4_uint)1 << b->width) - 1)))));
 		return t;
@@ -1660,8 +1700,15 @@ static struct p4_type *check_expr_(struct ctx *c, struct p4_node *e, struct p4_t
 					 p4_type_str(t));
 				return &t_err;
 			}
-			if (e->k[0]->is_const)
-				set_const(e, e->op == P_MINUS ? (p4_int)(0 - (p4_uint)e->k[0]->cval) : e->k[0]->cval);
+			if (e->k[0]->is_const) {
+				p4_int v = e->k[0]->cval;
+
+				if (e->op == P_MINUS && t->kind == TY_INFINT && (p4_uint)v == (p4_uint)1 << 127) {
+					p4_error(e->loc, "constant expression overflows 128 bits");
+					return &t_err;
+				}
+				set_const(e, e->op == P_MINUS ? (p4_int)(0 - (p4_uint)v) : v);
+			}
 			return t;
 		}
 	case N_BINARY:
@@ -1779,7 +1826,7 @@ static void check_simple_keyset(struct ctx *c, struct p4_node *k, struct p4_type
 		coerce(c, k->k[0], kt, what);
 		coerce(c, k->k[1], kt, what);
 		if ((!k->k[0]->is_const || !k->k[1]->is_const) && k->k[0]->type->kind != TY_ERR)
-			p4_error(k->loc, "%s must be a compile-time constant", what);
+			p4_error(start_loc(k), "%s must be a compile-time constant", what);
 		k->type = kt;
 		return;
 	default:
@@ -1798,7 +1845,7 @@ static void check_simple_keyset(struct ctx *c, struct p4_node *k, struct p4_type
 	}
 	coerce(c, k, kt, what);
 	if (!k->is_const && k->type && k->type->kind != TY_ERR)
-		p4_error(k->loc, "%s must be a compile-time constant", what);
+		p4_error(start_loc(k), "%s must be a compile-time constant", what);
 }
 
 /* A keyset against a list of key types. */
@@ -1865,7 +1912,7 @@ static void check_const(struct ctx *c, struct p4_node *v)
 			v->cval = wrap(v->k[1]->cval, t);
 		} else if (t->kind != TY_STRUCT && t->kind != TY_HEADER && t->kind != TY_TUPLE &&
 			   t->kind != TY_STRING) {
-			p4_error(v->k[1]->loc, "the value of constant '%s' is not a compile-time constant",
+			p4_error(start_loc(v->k[1]), "the value of constant '%s' is not a compile-time constant",
 				 v->name);
 		}
 	}
@@ -1876,7 +1923,7 @@ static void check_switch(struct ctx *c, struct p4_node *s)
 {
 	struct p4_type *t = check_expr(c, s->k[0], NULL);
 	struct p4_node *cs, *o;
-	int is_action = t->kind == TY_ACTION;
+	int is_action = t->kind == TY_ACTION && t->name && !strcmp(t->name, "action_run");
 
 	if (t->kind == TY_ERR)
 		return;
@@ -1912,7 +1959,7 @@ static void check_switch(struct ctx *c, struct p4_node *s)
 		} else {
 			coerce(c, l, t, "switch case");
 			if (!l->is_const && l->type->kind != TY_ERR)
-				p4_error(l->loc, "switch case must be a compile-time constant");
+				p4_error(start_loc(l), "switch case must be a compile-time constant");
 		}
 		for (o = s->list; o != cs; o = o->next) {
 			int same = 0;
@@ -2120,7 +2167,7 @@ static void check_enum(struct ctx *c, struct p4_node *d)
 		if (m->k[0]) {
 			coerce(c, m->k[0], d->type->elem, "enum value");
 			if (!m->k[0]->is_const && m->k[0]->type->kind != TY_ERR)
-				p4_error(m->k[0]->loc, "enum value must be a compile-time constant");
+				p4_error(start_loc(m->k[0]), "enum value must be a compile-time constant");
 		}
 	}
 	declare(c, d->name, d);
@@ -2161,6 +2208,9 @@ static void check_action_call(struct ctx *c, struct p4_node *t, struct p4_node *
 		p4_error(callee->loc, "%s '%s' is not in the actions of table %s", what, callee->name, t->name);
 		return;
 	}
+	if (has_annot(ref, "tableonly"))
+		p4_error(callee->loc, "action '%s' is @tableonly in table %s and cannot be the default action",
+			 callee->name, t->name);
 	d = ref->decl;
 	callee->decl = d;
 	if (!d)
@@ -2218,7 +2268,6 @@ static void check_table(struct ctx *c, struct p4_node *t)
 		case PR_ACTIONS:
 			for (x = p->list; x; x = x->next) {
 				struct p4_node *d = lookup(c, x->name);
-				struct env env = { .n = 0 };
 
 				for (o = p->list; o != x; o = o->next)
 					if (!strcmp(o->name, x->name))
@@ -2249,7 +2298,6 @@ static void check_table(struct ctx *c, struct p4_node *t)
 							coerce(c, o, pm->type, "action argument");
 						}
 				}
-				(void)env;
 			}
 			break;
 		default:
@@ -2276,6 +2324,9 @@ static void check_table(struct ctx *c, struct p4_node *t)
 						 ar->name, t->name);
 					continue;
 				}
+				if (has_annot(ref, "defaultonly"))
+					p4_error(ar->loc, "action '%s' is @defaultonly in table %s and cannot be used in entries",
+						 ar->name, t->name);
 				ar->decl = ref->decl;
 				if (ref->decl)
 					check_args(c, ar->loc, ar->name, ref->decl->list, ar->list, &env, 0);
@@ -2318,6 +2369,8 @@ static void check_action(struct ctx *c, struct p4_node *a)
 
 static void check_function(struct ctx *c, struct p4_node *f)
 {
+	if (f->list2)
+		p4_error(f->loc, "unsupported construct: generic function '%s'", f->name);
 	declare(c, f->name, f);
 	push_scope(c);
 	declare_type_params(c, f->list2);
@@ -2408,10 +2461,6 @@ static void check_instance(struct ctx *c, struct p4_node *i)
 	case TY_ERR:
 		break;
 	case TY_EXTERN:
-		if (t->decl->list2 && !t->nargs) {
-			p4_error(i->k[0]->loc, "extern %s needs type arguments, as in %s<bit<32>>", t->name, t->name);
-			break;
-		}
 		for (m = t->decl->list; m; m = m->next)
 			if (m->kind == N_CTOR) {
 				found = 1;
@@ -2437,6 +2486,10 @@ static void check_instance(struct ctx *c, struct p4_node *i)
 			p4_error(i->k[0]->loc, "'%s' is a type declaration and cannot be instantiated", t->name);
 			break;
 		}
+		if (t->decl == c->parser) {
+			p4_error(i->k[0]->loc, "%s cannot instantiate itself", t->name);
+			break;
+		}
 		check_args(c, i->loc, t->name, t->decl->list3, i->list, &env, 0);
 		break;
 	case TY_PACKAGE:
@@ -2447,11 +2500,27 @@ static void check_instance(struct ctx *c, struct p4_node *i)
 				 count(t->decl->list), na);
 			break;
 		}
+		/* V1Switch<headers, metadata>(...) fixes H and M up front */
+		env_from_type(&env, t);
 		for (a = i->list, pm = t->decl->list; a && pm; a = a->next, pm = pm->next) {
-			struct p4_node *arg = a->kind == N_NAMEDEXPR ? a->k[0] : a;
+			struct p4_node *arg = a, *p = pm;
 
+			if (a->kind == N_NAMEDEXPR) {
+				/* named arguments, in any order */
+				for (p = t->decl->list; p && strcmp(p->name, a->name); p = p->next)
+					;
+				if (!p) {
+					p4_error(a->loc, "package %s has no parameter '%s'", t->name, a->name);
+					continue;
+				}
+				if (find_arg(i->list, a->name) != a) {
+					p4_error(a->loc, "argument '%s' given twice", a->name);
+					continue;
+				}
+				arg = a->k[0];
+			}
 			check_expr(c, arg, NULL);
-			check_package_arg(c, arg, resolve_type(c, pm->k[0]), &env, t->name, pm->name);
+			check_package_arg(c, arg, resolve_type(c, p->k[0]), &env, t->name, p->name);
 		}
 		break;
 	default:

@@ -72,6 +72,8 @@ static void show_line(FILE *f, struct p4_loc loc)
 		return;
 	for (e = p; *e && *e != '\n'; e++)
 		;
+	if (e == p)
+		return;	/* at the end of the file: nothing to show */
 	fprintf(f, "%.*s\n", (int)(e - p), p);
 	/* keep tabs so the caret lines up under the column in any tab setting */
 	for (i = 1; i < loc.col && p + i - 1 < e; i++)
@@ -173,6 +175,19 @@ static struct srcfile *load_file(struct srcfile *files, int *nfiles, const char 
 	return f;
 }
 
+static int word_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* A name or number must not match inside a longer word (`9` in `hop9`). */
+static int whole_word(const char *line, size_t j, size_t len)
+{
+	if (!word_char(line[j]))
+		return 1;
+	return (j == 0 || !word_char(line[j - 1])) && !word_char(line[j + len]);
+}
+
 void p4_fix_columns(struct p4_tokens *toks)
 {
 	struct srcfile files[MAX_SRCFILES];
@@ -208,7 +223,7 @@ void p4_fix_columns(struct p4_tokens *toks)
 				j++;
 				continue;
 			}
-			if (len && !strncmp(line + j, raw, len))
+			if (len && !strncmp(line + j, raw, len) && whole_word(line, j, len))
 				break;
 		}
 		t->loc.linep = line;

@@ -58,6 +58,29 @@ static void put_int(FILE *f, p4_int v)
 	fputs(buf + i, f);
 }
 
+/* A folded value as its type reads it: bit<N> unsigned, bool as true/false. */
+static void put_val(FILE *f, p4_int v, const struct p4_type *t)
+{
+	char buf[64];
+	int i = sizeof(buf) - 1;
+	p4_uint u = (p4_uint)v;
+
+	if (t && t->kind == TY_BOOL) {
+		fputs(v ? "true" : "false", f);
+		return;
+	}
+	if (!t || t->kind != TY_BIT) {
+		put_int(f, v);
+		return;
+	}
+	buf[i] = 0;
+	do {
+		buf[--i] = (char)('0' + (int)(u % 10));
+		u /= 10;
+	} while (u);
+	fputs(buf + i, f);
+}
+
 static void tnode(FILE *f, const struct p4_node *t);
 
 static void tnode_list(FILE *f, const struct p4_node *l)
@@ -156,7 +179,13 @@ static void node(FILE *f, const struct p4_node *n, int depth, int checked)
 	case N_INTLIT:
 		if (n->has_width)
 			fprintf(f, "%d%c", n->width, n->is_signed ? 's' : 'w');
-		put_int(f, n->ival);
+		if (n->has_width && !n->is_signed) {
+			static const struct p4_type ubits = { .kind = TY_BIT };
+
+			put_val(f, n->ival, &ubits);
+		} else {
+			put_int(f, n->ival);
+		}
 		fputc(' ', f);
 		break;
 	case N_BOOLLIT:
@@ -180,6 +209,11 @@ static void node(FILE *f, const struct p4_node *n, int depth, int checked)
 	case N_ENTRY:
 		if (n->flags & NF_CONST_ENTRIES)
 			fputs("const ", f);
+		if (n->k[2] && n->k[2]->kind == N_INTLIT) {
+			fputs("priority=", f);
+			put_int(f, n->k[2]->ival);
+			fputc(' ', f);
+		}
 		break;
 	case N_METHOD:
 		if (n->flags & NF_ABSTRACT)
@@ -193,18 +227,20 @@ static void node(FILE *f, const struct p4_node *n, int depth, int checked)
 		tnode_list(f, n->list2);
 		fputs("> ", f);
 	}
-	if (checked && n->type && n->kind >= N_INTLIT)
+	if (checked && n->type && (n->kind >= N_INTLIT || n->kind == N_FIELD || n->kind == N_VARDECL ||
+				   n->kind == N_PARAM || n->kind == N_CONST || n->kind == N_TYPEDEF ||
+				   n->kind == N_KEYELEM))
 		fprintf(f, ": %s ", p4_type_str(n->type));
 	if (checked && n->is_const && n->kind >= N_INTLIT && n->kind != N_INTLIT) {
 		fputs("= ", f);
-		put_int(f, n->cval);
+		put_val(f, n->cval, n->type);
 		fputc(' ', f);
 	}
 	if (checked && n->decl && n->kind == N_NAME)
 		fprintf(f, "-> %s ", p4_nkind_name(n->decl->kind));
 	if (checked && n->kind == N_CONST && n->is_const) {
 		fputs("= ", f);
-		put_int(f, n->cval);
+		put_val(f, n->cval, n->type);
 		fputc(' ', f);
 	}
 	fputc('\n', f);
@@ -216,9 +252,13 @@ static void node(FILE *f, const struct p4_node *n, int depth, int checked)
 		nodes(f, n->list3, depth + 1, checked);
 		nodes(f, n->list4, depth + 1, checked);
 	}
-	for (i = type_in_k0(n->kind) ? 1 : 0; i < 4; i++)
+	for (i = type_in_k0(n->kind) ? 1 : 0; i < 4; i++) {
+		/* a literal entry priority is already on the entry's line */
+		if (n->kind == N_ENTRY && i == 2 && n->k[2] && n->k[2]->kind == N_INTLIT)
+			continue;
 		if (n->k[i])
 			node(f, n->k[i], depth + 1, checked);
+	}
 	if (!is_decl) {
 		nodes(f, n->list, depth + 1, checked);
 		if (n->kind != N_CALL)

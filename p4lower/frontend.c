@@ -2,12 +2,14 @@
 /* p4lower: the pass list of the front end, in one function. */
 #include "ast.h"
 
-int p4_frontend(const struct p4_src *src, enum p4_stage dump, FILE *dumpf)
+int p4_frontend(const struct p4_src *src, enum p4_stage dump, FILE *dumpf, struct p4_node **out)
 {
 	jmp_buf bail;
 	struct p4_tokens toks;
 	struct p4_node *prog;
 
+	if (out)
+		*out = NULL;
 	p4_diag.errors = 0;
 	p4_diag.bail = &bail;
 	if (setjmp(bail)) {
@@ -33,6 +35,8 @@ int p4_frontend(const struct p4_src *src, enum p4_stage dump, FILE *dumpf)
 		goto fail;
 	if (dump == ST_CHECKED)
 		p4_dump_ast(dumpf, prog, 1);
+	if (out)
+		*out = prog;
 done:
 	p4_diag.bail = NULL;
 	return 0;

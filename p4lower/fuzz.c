@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	src.len = size;
 	/* messages are formatted (that code runs too) but thrown away */
 	p4_diag.out = sink;
-	p4_frontend(&src, ST_CHECKED, sink);
+	p4_frontend(&src, ST_CHECKED, sink, NULL);
 	p4_arena_free();
 	return 0;
 }

@@ -43,12 +43,60 @@ static const char *const dict[] = {
 	"\"", "/*", "*/", "//", "\n# 1 \"x.p4\"\n", "\n", "this", "for", "value_set<bit<8>>(4)",
 };
 
+static int is_word(uint8_t c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* The word around a random position: [*s, *e). Returns 0 if there is none. */
+static int random_word(const uint8_t *buf, size_t len, size_t *s, size_t *e)
+{
+	size_t i = pick(len), tries;
+
+	for (tries = 0; tries < 64 && i < len && !is_word(buf[i]); tries++)
+		i = pick(len);
+	if (i >= len || !is_word(buf[i]))
+		return 0;
+	*s = *e = i;
+	while (*s > 0 && is_word(buf[*s - 1]))
+		(*s)--;
+	while (*e < len && is_word(buf[*e]))
+		(*e)++;
+	return 1;
+}
+
+/*
+ * Replaces one word with another from the same input: the result mostly still
+ * parses, so the checker sees wrong names, types and arities.
+ */
+static size_t swap_word(uint8_t *buf, size_t len, size_t cap)
+{
+	size_t as, ae, bs, be, n, m;
+	uint8_t word[128];
+
+	if (!len || !random_word(buf, len, &as, &ae) || !random_word(buf, len, &bs, &be))
+		return len;
+	m = be - bs;
+	if (m > sizeof(word))
+		return len;
+	memcpy(word, buf + bs, m);
+	n = ae - as;
+	if (len - n + m > cap)
+		return len;
+	memmove(buf + as + m, buf + ae, len - ae);
+	memcpy(buf + as, word, m);
+	return len - n + m;
+}
+
 static size_t mutate(uint8_t *buf, size_t len, size_t cap)
 {
 	size_t a, b, n;
 	const char *d;
 
-	switch (pick(6)) {
+	switch (pick(8)) {
+	case 6:
+	case 7:
+		return swap_word(buf, len, cap);
 	case 0:	/* flip a byte */
 		if (len)
 			buf[pick(len)] ^= (uint8_t)(1u << pick(8));

@@ -36,6 +36,8 @@ static void usage(FILE *f)
 	      "                   tokens, ast (parsed) or checked (with types and constants)\n"
 	      "  -E               print the preprocessed program and stop\n"
 	      "  -h, --help       this text\n"
+	      "P4LOWER_INCLUDE=DIR in the environment replaces p4include/ (where core.p4 and\n"
+	      "v1model.p4 are found).\n"
 	      "Only the front end exists so far: without --dump or -E the program is checked and\n"
 	      "p4lower stops with exit status 4.\n"
 	      "Exit status: 0 ok, 1 error in the program (file:line:col messages on stderr),\n"
@@ -53,7 +55,7 @@ static int usage_err(const char *fmt, const char *arg)
 
 static int is_dir_with_core(const char *d)
 {
-	char path[PATH_MAX + 16];
+	char path[PATH_MAX + 64];
 	struct stat st;
 
 	snprintf(path, sizeof(path), "%s/core.p4", d);
@@ -80,8 +82,11 @@ static const char *find_include_dir(void)
 		if (slash)
 			*slash = 0;
 		for (i = 0; i < sizeof(up) / sizeof(up[0]); i++) {
-			snprintf(dir, sizeof(dir), "%s%s", exe, up[i]);
-			if (is_dir_with_core(dir))
+			char cand[PATH_MAX + 32];
+
+			snprintf(cand, sizeof(cand), "%s%s", exe, up[i]);
+			/* canonical, so messages in the includes name a plain path */
+			if (is_dir_with_core(cand) && realpath(cand, dir))
 				return dir;
 		}
 	}
@@ -245,12 +250,13 @@ int main(int argc, char **argv)
 	src.len = len;
 	src.original_columns = 1;
 	p4_diag.out = stderr;
-	rc = p4_frontend(&src, dump, stdout);
+	rc = p4_frontend(&src, dump, stdout, NULL);
 	p4_arena_free();
 	if (rc)
 		return EXIT_PROG;
 	if (dump != ST_NONE)
 		return 0;
+	/* the board and -o matter to the back end, which does not exist yet */
 	(void)board;
 	fprintf(stderr, "p4lower: %s: front end OK; lowering to the pipeline is not implemented yet\n", prog);
 	return EXIT_NOTYET;

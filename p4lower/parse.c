@@ -93,8 +93,7 @@ static void describe(const struct p4_token *t, char *buf, size_t n)
 	else if (t->kind == T_STRING)
 		snprintf(buf, n, "string \"%.40s\"", t->text);
 	else
-		snprintf(buf, n, "'%.*s'", t->len > 40 ? 40 : t->len, t->kind == T_IDENT ||
-			 t->kind >= K_ABSTRACT ? t->text : t->text);
+		snprintf(buf, n, "'%.*s'", t->len > 40 ? 40 : t->len, t->text);
 }
 
 static void __attribute__((noreturn)) syntax(struct parser *p, const char *what)
@@ -357,7 +356,7 @@ static struct p4_node *width_expr(struct parser *p)
 static struct p4_node *type_ref(struct parser *p)
 {
 	struct p4_loc l = ploc(p);
-	struct p4_node *t = NULL;
+	struct p4_node *t = NULL, *st;
 
 	enter(p);
 	switch (peek(p, 0)) {
@@ -413,12 +412,15 @@ static struct p4_node *type_ref(struct parser *p)
 	while (peek(p, 0) == P_LBRACK) {
 		struct p4_node *s = p4_new(N_TSTACK, ploc(p));
 
+		enter(p);
 		advance(p);
 		s->k[0] = t;
 		s->k[1] = expr(p);
 		expect(p, P_RBRACK);
 		t = s;
 	}
+	for (st = t; st->kind == N_TSTACK; st = st->k[0])
+		leave(p);
 	leave(p);
 	return t;
 }
@@ -576,6 +578,7 @@ static struct p4_node *unary(struct parser *p)
 	struct p4_loc l = ploc(p);
 	struct p4_node *e;
 	const struct p4_token *t;
+	int chain;
 
 	enter(p);
 	switch (peek(p, 0)) {
@@ -640,9 +643,11 @@ static struct p4_node *unary(struct parser *p)
 		e->name = t->text;
 		break;
 	}
-	for (;;) {
+	for (chain = 0;; chain++) {
 		struct p4_node *x;
 
+		/* postfix chains nest too (a.b.c is member(member(a))) */
+		enter(p);
 		l = ploc(p);
 		if (accept(p, P_DOT)) {
 			x = p4_new(N_MEMBER, l);
@@ -677,6 +682,7 @@ static struct p4_node *unary(struct parser *p)
 			break;
 		}
 	}
+	p->depth -= chain + 1;
 	leave(p);
 	return e;
 }
@@ -713,11 +719,15 @@ static int binary_prec(struct parser *p, int *two)
 static struct p4_node *binary(struct parser *p, int min)
 {
 	struct p4_node *lhs = unary(p);
-	int two, prec;
+	int two, prec, chain = 0;
 
 	enter(p);
 	while ((prec = binary_prec(p, &two)) >= min && prec > 0) {
 		struct p4_node *e = p4_new(N_BINARY, ploc(p));
+
+		/* a long chain is a deep (left-leaning) tree: it counts as nesting */
+		enter(p);
+		chain++;
 
 		e->op = two ? OP_SHR : (int)peek(p, 0);
 		advance(p);
@@ -727,6 +737,7 @@ static struct p4_node *binary(struct parser *p, int min)
 		e->k[1] = binary(p, prec + 1);
 		lhs = e;
 	}
+	p->depth -= chain;
 	leave(p);
 	return lhs;
 }
@@ -829,6 +840,32 @@ static struct p4_node *const_decl(struct parser *p, struct p4_node *annots)
 	c->k[1] = expr(p);
 	expect(p, P_SEMI);
 	return c;
+}
+
+/* `foo bar` where foo is no type: say so rather than report a syntax error at bar. */
+static void unknown_type_check(struct parser *p)
+{
+	if (peek(p, 0) == T_IDENT && is_name_tok(peek(p, 1)) &&
+	    (peek(p, 2) == P_SEMI || peek(p, 2) == P_ASSIGN || peek(p, 2) == P_LPAREN)) {
+		p4_error(ploc(p), "unknown type '%s'", tok(p, 0)->text);
+		longjmp(p->fail, 1);
+	}
+	if (peek(p, 0) == T_IDENT && peek(p, 1) == P_LPAREN) {
+		/* `foo(...) name;` is an instantiation of an unknown type */
+		int i = 2, depth = 1;
+
+		while (depth > 0 && peek(p, i) != T_EOF && i < 4096) {
+			if (peek(p, i) == P_LPAREN)
+				depth++;
+			else if (peek(p, i) == P_RPAREN)
+				depth--;
+			i++;
+		}
+		if (depth == 0 && is_name_tok(peek(p, i)) && peek(p, i + 1) == P_SEMI) {
+			p4_error(ploc(p), "unknown type '%s'", tok(p, 0)->text);
+			longjmp(p->fail, 1);
+		}
+	}
 }
 
 /* Does a declaration (typeRef name / instantiation) start here? */
@@ -980,6 +1017,7 @@ static struct p4_node *statement(struct parser *p)
 			s = var_decl(p, annots);
 			break;
 		}
+		unknown_type_check(p);
 		{
 			struct p4_node *e = expr(p);
 
@@ -1324,6 +1362,7 @@ static struct p4_node *local_decl(struct parser *p, int in_control)
 		}
 		break;
 	}
+	unknown_type_check(p);
 	syntax(p, in_control ? "a declaration or 'apply'" : "a declaration or 'state'");
 }
 
@@ -1389,6 +1428,8 @@ static struct p4_node *parser_or_control(struct parser *p, struct p4_node *annot
 
 		if (accept(p, P_RBRACE))
 			break;
+		if (accept(p, P_SEMI))
+			continue;
 		if (is_control && accept(p, K_APPLY)) {
 			n->k[0] = block(p);
 			expect(p, P_RBRACE);
@@ -1574,6 +1615,11 @@ static struct p4_node *declaration(struct parser *p)
 			return instantiation(p, a);
 		}
 		return function_rest(p, a, t);
+	}
+	if (peek(p, 0) == T_IDENT && is_name_tok(peek(p, 1)) && peek(p, 2) == P_LT) {
+		/* `T f<T>(...)`: the return type is one of the function's own type parameters */
+		p4_error(tok(p, 1)->loc, "unsupported construct: generic function '%s'", tok(p, 1)->text);
+		longjmp(p->fail, 1);
 	}
 	if (peek(p, 0) == T_IDENT && (peek(p, 1) == T_IDENT || peek(p, 1) == P_LPAREN)) {
 		p4_error(l, "unknown type '%s'", tok(p, 0)->text);

@@ -881,7 +881,7 @@ static void parse_insn(const struct ctx *c, struct code *code, const struct tok 
 		asm_die_tok(mt, "unknown instruction '%s'", mt->s);
 	if ((in.flags & PISA_INSN_SIGNED) && (d->op < PISA_SET || d->op > PISA_MAX))
 		asm_die_tok(mt, "'%s' has no signed form", d->name);
-	if (c->in_parser && d->op > PISA_MAX && !parser_only(d->op))
+	if (c->in_parser && d->op > PISA_SETINVALID && !parser_only(d->op))
 		asm_die_tok(mt, "'%s' cannot run in a parser state", d->name);
 	if (!c->in_parser && parser_only(d->op))
 		asm_die_tok(mt, "'%s' runs only in parser states", d->name);

@@ -4,8 +4,9 @@
  * keeps its own row memory, counters, registers, meters, multicast groups and
  * clone sessions, and logs every primitive write.
  *
- * Golden transcripts live in tests/ctl/golden/ (one .txt per session). To regenerate them after
- * an intended change, run from the repository root:
+ * Golden transcripts (commands and what they print) live in tests/ctl/golden/,
+ * one .txt per session. To regenerate them after an intended change, run from
+ * the repository root:
  *     PISA_REGEN=1 build/san/tests/ctl/test_ctl
  * and review the diff before committing.
  */
@@ -728,7 +729,7 @@ static void test_cuckoo(struct pisa_ctl *c, struct fsw *s)
 			s->keys[s->nkeys++] = key;
 			added++;
 			for (i = 0; i < added; i++) {
-				uint64_t p, b;
+				uint64_t p = 0, b = 0;
 				uint8_t k[2] = { (uint8_t)(s->keys[i] >> 8), (uint8_t)s->keys[i] };
 				int r = hash_lookup(s, T_TINY, k);
 
@@ -879,6 +880,39 @@ static void test_errors(struct pisa_ctl *c, struct fsw *s)
 		{ "mirroring_add 1 512", -PISA_E_INVAL, "bad format for egress_port '512' (0..511)" },
 		{ "mirroring_delete 2", -PISA_E_NOTFOUND, "no mirroring session 2 (SESSION_NOT_FOUND)" },
 		{ "mirroring_get 2", -PISA_E_NOTFOUND, "no mirroring session 2 (SESSION_NOT_FOUND)" },
+		{ "mirroring_add_mc 1 9", -PISA_E_RANGE, "multicast group 9: this switch has group ids 1..7" },
+		{ "mirroring_add x 1", -PISA_E_INVAL,
+		  "bad format for mirror_id 'x', expected an integer (0..32767)" },
+		{ "mc_node_dissociate 1 0", -PISA_E_NOTFOUND, "no multicast node with handle 0 (INVALID_L1_HANDLE)" },
+		{ "mc_node_create x 1", -PISA_E_INVAL, "bad format for rid 'x' (0..65535)" },
+		{ "mc_node_update 0 1", -PISA_E_NOTFOUND, "no multicast node with handle 0 (INVALID_L1_HANDLE)" },
+		{ "table_modify fwd set_port x 1", -PISA_E_INVAL,
+		  "bad format for entry handle 'x', expected an integer" },
+		{ "table_modify acl deny 0", -PISA_E_INVAL, "action MyIngress.deny is default-only in table MyIngress.acl" },
+		{ "table_modify fwd set_port 0 => 0x1000", -PISA_E_RANGE,
+		  "parameter port: '0x1000' does not fit in 9 bits" },
+		{ "table_set_default fwd set_port", -PISA_E_INVAL,
+		  "action MyIngress.set_port needs 1 parameters, got 0" },
+		{ "table_dump_entry_from_key fwd 1", -PISA_E_INVAL, "table MyIngress.fwd needs 2 key fields, got 1" },
+		{ "table_dump_entry_from_key acl 0&&&0 6", -PISA_E_INVAL,
+		  "table MyIngress.acl needs 2 key fields, got 1" },
+		{ "table_dump_entry_from_key acl 0&&&0 6 x", -PISA_E_INVAL,
+		  "table MyIngress.acl has ternary/range keys: the last token must be a priority (an integer), got 'x'" },
+		{ "meter_get_rates m_ind 4", -PISA_E_RANGE,
+		  "meter MyIngress.m_ind: index 4 out of range (size 4) (INVALID_INDEX)" },
+		{ "meter_get_rates nope 0", -PISA_E_NOTFOUND,
+		  "unknown meter 'nope'; meters: MyIngress.m_ind, MyIngress.m_lpm" },
+		{ "counter_write fwd_counter 5 1 1", -PISA_E_NOTFOUND,
+		  "counter MyIngress.fwd_counter is direct: table MyIngress.fwd has no entry with handle 5 (INVALID_HANDLE)" },
+		{ "register_read reg_a 1 2", -PISA_E_INVAL,
+		  "register_read: wrong number of arguments (3); usage: register_read <name> [index]" },
+		{ "reset_state now", -PISA_E_INVAL,
+		  "reset_state: wrong number of arguments (1); usage: reset_state " },
+		{ "table_clear fixed", -PISA_E_INVAL, "table MyIngress.fixed has const entries: cannot clear it" },
+		{ "table_add ipv4_lpm ipv4_forward 10.0.0.0/8 => 1:2:3:4:5:6:7 1", -PISA_E_INVAL,
+		  "parameter dstAddr: '1:2:3:4:5:6:7': invalid MAC address" },
+		{ "table_add v6 set_port fe80::g/16 => 1", -PISA_E_INVAL,
+		  "key hdr.ipv6.dstAddr: 'fe80::g': invalid IPv6 address" },
 	};
 	struct fsw *snap = malloc(sizeof(*snap));
 	unsigned i;
@@ -932,6 +966,12 @@ static const char *const tables_session[] = {
 	"table_add acl allow 10.0.0.0&&&255.0.0.0 17 => 1",
 	"table_add port_range set_class 0->1023 => 1 0",
 	"switch_info",
+	"table_info acl",
+	"table_show_actions ipv4_lpm",
+	"table_dump_entry_from_key fwd 10.0.1.1 5",
+	"table_dump_entry_from_key acl 10.0.0.0&&&255.0.0.0 6 10",
+	"table_dump_entry_from_key ipv4_lpm 10.0.0.0/12",
+	"table_dump_entry_from_key ipv4_lpm 10.0.0.0/13",
 	NULL
 };
 

@@ -4,7 +4,7 @@
 #include "../../model/model_int.h"
 
 static struct pisa_model *m;
-static uint8_t phv[256];
+static uint8_t phv[256 + MODEL_SLACK];
 
 #define A 1024		/* scratch area: PHV bit 1024 = byte 128 */
 #define RUN(...) run((const struct pisa_insn[]){ __VA_ARGS__ }, \

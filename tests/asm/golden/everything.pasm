@@ -202,6 +202,8 @@ table MyIngress.l2 {
 	default NoAction;
 	direct_counter MyIngress.per_entry;
 	direct_meter MyIngress.entry_meter;
+	entry 0x000000000001, 1, 0xa => MyIngress.set_l2ptr(0x000102);
+	entry 0x000000000002, 0, 0x3 => MyIngress.set_l2ptr(ptr: 0x000203);
 }
 
 table MyIngress.acl {
@@ -215,6 +217,8 @@ table MyIngress.acl {
 	size 128;
 	actions MyIngress.mirror, MyIngress.again @tableonly, MyIngress.copy_ip;
 	default MyIngress.mirror(7);
+	entry 0x0a000000 &&& 0xff000000, 0xc0a80000 / 16, 6 -> 17, _, 3 => MyIngress.mirror(5);
+	entry _, _, _, 0x1234, 4 => MyIngress.again;
 	next end;
 }
 

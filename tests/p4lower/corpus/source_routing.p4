@@ -68,12 +68,9 @@ match_kind {
  selector
 }
 
-const bit<32> __v1model_version = 20180101;
+const bit<32> __v1model_version = 20200408;
 
 typedef bit<9> PortId_t;
-typedef bit<48> EgressInstance_t;
-typedef bit<16> McastGrp_t;
-typedef bit<32> InstanceType_t;
 
 @metadata @name("standard_metadata")
 struct standard_metadata_t {
@@ -105,11 +102,10 @@ enum MeterType {
  packets,
  bytes
 }
-
-
-extern counter {
+# 65 "../../p4include/v1model.p4"
+extern counter<I> {
  counter(bit<32> size, CounterType type);
- void count(in bit<32> index);
+ void count(in I index);
 }
 
 
@@ -123,9 +119,9 @@ extern direct_counter {
 
 
 
-extern meter {
+extern meter<I> {
  meter(bit<32> size, MeterType type);
- void execute_meter<T>(in bit<32> index, out T result);
+ void execute_meter<T>(in I index, out T result);
 }
 
 
@@ -135,11 +131,11 @@ extern direct_meter<T> {
 }
 
 
-extern register<T> {
+extern register<T, I> {
  register(bit<32> size);
  @noSideEffects
- void read(out T result, in bit<32> index);
- void write(in bit<32> index, in T value);
+ void read(out T result, in I index);
+ void write(in I index, in T value);
 }
 
 extern action_profile {

@@ -268,7 +268,7 @@ control FIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadata
 		deny:
 		NoAction: { }
 		}
-		if (!acl.apply().hit) {
+		if (!tagged.apply().hit) {
 			switch (hdr.eth.etherType) {
 			0x0800: { ecmp.apply(); }
 			0x86dd: { exit; }
@@ -280,7 +280,7 @@ control FIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadata
 		default: { }
 		}
 		if (hdr.vlans[0].isValid() && hdr.vlans[0].vid != 0)
-			tagged.apply();
+			hdr.vlans[0].vid = 0;
 		sub.apply(hdr, TTL_MIN);
 		hdr.l4.srcPort = swap_bytes(hdr.l4.srcPort);
 		hdr.ip.v4.ttl = max8(hdr.ip.v4.ttl, 8w1);

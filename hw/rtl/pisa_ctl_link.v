@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: Apache-2.0
+// pisa_ctl_link: the whole control link of a switch, PHY to control bus.
+//
+//   uart_rxd / SPI -> [pisa_uart_rx | pisa_spi_slave] -> pisa_frame_rx -> pisa_link_ctrl
+//   uart_txd / SPI <- [pisa_uart_tx | pisa_spi_slave] <- pisa_frame_tx <-/    |  ^
+//                                       m_cmd_* (WRITE ops, READs), m_req_* -/  |
+//                                       (IMAGE_CHUNK/COMMIT, PACKET_OUT, RESET)  s_rsp_*
+//
+// The command, request and answer ports are pisa_link_ctrl's (see there for the beat
+// layouts). PHY selects the byte link; the other PHY's pins are unused (outputs idle).
+// Counters: good frames, dropped candidates (bad hcheck/CRC), skipped bytes, UART framing
+// errors and receive overruns (bytes lost because the decoder's buffer was full).
+// Stream contract (all ports): a word moves when valid && ready at a rising clock edge; once a
+// source raises valid it keeps valid high and its data stable until ready; a source never
+// waits for ready before raising valid.
+`default_nettype none
+
+module pisa_ctl_link #(
+	// Byte link: "uart" (8N1, CLKS_PER_BIT) or "spi" (mode 0 slave, SCK up to clk/4).
+	parameter [8*4-1:0] PHY = "uart",
+	// UART: clock frequency / baud rate, >= 4 (pisa_uart_rx).
+	parameter CLKS_PER_BIT = 16,
+	// Largest request payload (64 .. 10240): frame buffer, WRITE RAM, HELLO_REPLY.
+	parameter MAX_PAYLOAD = 1024,
+	// Replies kept for duplicates, 1, 2, 4, 8 or 16 (HELLO_REPLY window).
+	parameter WINDOW = 16,
+	// HELLO_REPLY fields, see pisa_link_ctrl.
+	parameter [15:0] HW_VERSION = 16'h0100,
+	parameter [15:0] PORTS = 16'd8,
+	parameter [15:0] CPU_PORT = 16'd8,
+	parameter [15:0] STAGES = 16'd4,
+	parameter [15:0] PHV_BYTES = 16'd128,
+	parameter [15:0] MCAST_GROUPS = 16'd64,
+	parameter [15:0] MCAST_NODES = 16'd256,
+	parameter [15:0] CLONE_SESSIONS = 16'd8,
+	parameter [31:0] MAX_IMAGE = 32'd65536,
+	parameter [8*16-1:0] BOARD = "sim"
+) (
+	input  wire         clk,
+	input  wire         rst,
+
+	input  wire         uart_rxd,
+	output wire         uart_txd,
+	input  wire         spi_sck,
+	input  wire         spi_cs_n,
+	input  wire         spi_mosi,
+	output wire         spi_miso,
+	output wire         spi_miso_oe,
+
+	output wire [3:0]   m_cmd_kind,
+	output wire [15:0]  m_cmd_id,
+	output wire [31:0]  m_cmd_index,
+	output wire [7:0]   m_cmd_flag,
+	output wire [15:0]  m_cmd_len,
+	output wire [31:0]  m_cmd_data,
+	output wire         m_cmd_last,
+	output wire         m_cmd_valid,
+	input  wire         m_cmd_ready,
+
+	output wire [7:0]   m_req_type,
+	output wire [15:0]  m_req_len,
+	output wire [7:0]   m_req_data,
+	output wire         m_req_last,
+	output wire         m_req_valid,
+	input  wire         m_req_ready,
+
+	input  wire [7:0]   s_rsp_err,
+	input  wire [63:0]  s_rsp_a,
+	input  wire [63:0]  s_rsp_b,
+	input  wire         s_rsp_valid,
+	output wire         s_rsp_ready,
+
+	input  wire         info_image,
+	input  wire [31:0]  info_image_len,
+	input  wire [31:0]  info_image_crc,
+	input  wire [511:0] info_program,
+
+	output wire         session,
+	output wire [15:0]  expect_seq,
+	output wire [15:0]  cnt_frames,
+	output wire [15:0]  cnt_bad,
+	output wire [15:0]  cnt_dropped,
+	output wire         err_line,     // pulse: UART framing error or false start
+	output wire         err_overrun   // pulse: a received byte was lost
+);
+
+localparam [8*4-1:0] PHY_UART = "uart", PHY_SPI = "spi";
+localparam USE_SPI = PHY == PHY_SPI;
+
+generate
+	if (PHY != PHY_UART && PHY != PHY_SPI) begin : g_bad_phy
+		pisa_ctl_link_error_phy_must_be_uart_or_spi u_stop ();
+	end
+endgenerate
+
+// PHY <-> frame decoder / encoder byte streams.
+wire [7:0] rx_data, tx_data;
+wire rx_valid, rx_ready, tx_valid, tx_ready, tx_last;
+
+generate
+	if (USE_SPI) begin : g_spi
+		wire spi_overrun;
+
+		pisa_spi_slave u_spi (
+			.clk(clk), .rst(rst),
+			.sck(spi_sck), .cs_n(spi_cs_n), .mosi(spi_mosi),
+			.miso(spi_miso), .miso_oe(spi_miso_oe),
+			.m_data(rx_data), .m_valid(rx_valid), .m_ready(rx_ready),
+			.s_data(tx_data), .s_valid(tx_valid), .s_ready(tx_ready),
+			.err_overrun(spi_overrun)
+		);
+		assign uart_txd = 1'b1;
+		assign err_line = 1'b0;
+		assign err_overrun = spi_overrun;
+		wire _unused_uart = &{1'b0, uart_rxd, 1'b0};
+	end else begin : g_uart
+		wire false_start, frame_err, uart_overrun, tx_busy;
+
+		pisa_uart_rx #(.CLKS_PER_BIT(CLKS_PER_BIT)) u_uart_rx (
+			.clk(clk), .rst(rst),
+			.rxd(uart_rxd),
+			.m_data(rx_data), .m_valid(rx_valid), .m_ready(rx_ready),
+			.err_false_start(false_start), .err_frame(frame_err),
+			.err_overrun(uart_overrun)
+		);
+		pisa_uart_tx #(.CLKS_PER_BIT(CLKS_PER_BIT)) u_uart_tx (
+			.clk(clk), .rst(rst),
+			.s_data(tx_data), .s_valid(tx_valid), .s_ready(tx_ready),
+			.txd(uart_txd), .busy(tx_busy)
+		);
+		assign spi_miso = 1'b0;
+		assign spi_miso_oe = 1'b0;
+		assign err_line = false_start || frame_err;
+		assign err_overrun = uart_overrun;
+		wire _unused_spi = &{1'b0, spi_sck, spi_cs_n, spi_mosi, tx_busy, 1'b0};
+	end
+endgenerate
+
+wire [15:0] rh_seq, rh_len, th_seq, th_len;
+wire [7:0] rh_type, th_type, r_data, t_data;
+wire rh_valid, rh_ready, r_last, r_valid, r_ready;
+wire th_valid, th_ready, t_last, t_valid, t_ready;
+wire _unused_last = &{1'b0, tx_last, 1'b0};
+
+pisa_frame_rx #(.MAX_PAYLOAD(MAX_PAYLOAD), .CNT_W(16)) u_frame_rx (
+	.clk(clk), .rst(rst),
+	.s_data(rx_data), .s_valid(rx_valid), .s_ready(rx_ready),
+	.m_hdr_seq(rh_seq), .m_hdr_type(rh_type), .m_hdr_len(rh_len), .m_hdr_valid(rh_valid),
+	.m_hdr_ready(rh_ready),
+	.m_data(r_data), .m_last(r_last), .m_valid(r_valid), .m_ready(r_ready),
+	.cnt_frames(cnt_frames), .cnt_bad(cnt_bad), .cnt_dropped(cnt_dropped)
+);
+
+pisa_link_ctrl #(
+	.MAX_PAYLOAD(MAX_PAYLOAD), .WINDOW(WINDOW), .HW_VERSION(HW_VERSION), .PORTS(PORTS),
+	.CPU_PORT(CPU_PORT), .STAGES(STAGES), .PHV_BYTES(PHV_BYTES),
+	.MCAST_GROUPS(MCAST_GROUPS), .MCAST_NODES(MCAST_NODES),
+	.CLONE_SESSIONS(CLONE_SESSIONS), .MAX_IMAGE(MAX_IMAGE), .BOARD(BOARD)
+) u_ctrl (
+	.clk(clk), .rst(rst),
+	.s_hdr_seq(rh_seq), .s_hdr_type(rh_type), .s_hdr_len(rh_len), .s_hdr_valid(rh_valid),
+	.s_hdr_ready(rh_ready),
+	.s_data(r_data), .s_last(r_last), .s_valid(r_valid), .s_ready(r_ready),
+	.m_hdr_seq(th_seq), .m_hdr_type(th_type), .m_hdr_len(th_len), .m_hdr_valid(th_valid),
+	.m_hdr_ready(th_ready),
+	.m_data(t_data), .m_last(t_last), .m_valid(t_valid), .m_ready(t_ready),
+	.m_cmd_kind(m_cmd_kind), .m_cmd_id(m_cmd_id), .m_cmd_index(m_cmd_index),
+	.m_cmd_flag(m_cmd_flag), .m_cmd_len(m_cmd_len), .m_cmd_data(m_cmd_data),
+	.m_cmd_last(m_cmd_last), .m_cmd_valid(m_cmd_valid), .m_cmd_ready(m_cmd_ready),
+	.m_req_type(m_req_type), .m_req_len(m_req_len), .m_req_data(m_req_data),
+	.m_req_last(m_req_last), .m_req_valid(m_req_valid), .m_req_ready(m_req_ready),
+	.s_rsp_err(s_rsp_err), .s_rsp_a(s_rsp_a), .s_rsp_b(s_rsp_b),
+	.s_rsp_valid(s_rsp_valid), .s_rsp_ready(s_rsp_ready),
+	.info_image(info_image), .info_image_len(info_image_len),
+	.info_image_crc(info_image_crc), .info_program(info_program),
+	.session(session), .expect_seq(expect_seq)
+);
+
+pisa_frame_tx u_frame_tx (
+	.clk(clk), .rst(rst),
+	.s_hdr_seq(th_seq), .s_hdr_type(th_type), .s_hdr_len(th_len), .s_hdr_valid(th_valid),
+	.s_hdr_ready(th_ready),
+	.s_data(t_data), .s_last(t_last), .s_valid(t_valid), .s_ready(t_ready),
+	.m_data(tx_data), .m_last(tx_last), .m_valid(tx_valid), .m_ready(tx_ready)
+);
+
+endmodule
+
+`resetall

@@ -1,0 +1,13 @@
+const int A = -170141183460469231731687303715884105727 - 1;
+const int B = A << 1;
+const bit<128> C = (bit<0>)0 ++ 128w5;
+const int D = A * -1;
+const int E = A / -1;
+const int F = -A;
+const int<128> G = (int<128>)A - 1;
+const bit<8> H = 8w1 << 200;
+const int I = 1 >> 300;
+const int J = A >> 1000;
+const bit<128> K = (bit<128>)A >> 127;
+const int L = 5 % 0;
+const int<8> M = -8s128;
