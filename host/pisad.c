@@ -1094,6 +1094,9 @@ static int daemonize(void)
 			n--;
 		}
 		fwrite(buf, 1, (size_t)n, stderr);
+		/* a pisa-model child keeps the pipe open: do not wait for EOF */
+		if (ok)
+			break;
 	}
 	if (ok)
 		exit(EXIT_OK);

@@ -6,7 +6,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
-for d in lib model stf tests hw; do
+for d in lib model stf tests examples hw; do
 	[ -f "$top/$d/Makefile" ] || continue
 	make --no-print-directory -C "$top/$d" SAN=1 test 2>&1 | tee -a "$log"
 	rc=${PIPESTATUS[0]}

@@ -248,7 +248,7 @@ always @(posedge clk) begin
 end
 
 always @(posedge clk)
-	cover (m_valid && m_ready && m_last && len_reg == 16'd2);
+	cover (m_valid && m_ready && m_last && len_reg == 16'd0);
 `endif
 
 endmodule

@@ -261,7 +261,7 @@ reg [WAW-1:0] wram_waddr, wram_raddr;
 reg wram_re;
 
 (* ram_style = "block" *)
-reg [7:0] rram [0:WINDOW * 32 - 1];
+reg [7:0] rram [0:(32 << SLOT_W) - 1];  // WINDOW = 1 uses one of two slots
 reg [7:0] rram_q;
 reg rram_we, rram_re;
 reg [SLOT_W+4:0] rram_waddr, rram_raddr;
