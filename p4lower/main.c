@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <limits.h>
 #include "ast.h"
+#include "backend.h"
 
 #ifndef P4INCLUDE_DIR
 #define P4INCLUDE_DIR "p4include"
@@ -15,7 +16,6 @@
 
 #define EXIT_PROG 1
 #define EXIT_USAGE 3
-#define EXIT_NOTYET 4
 #define MAX_ARGS 256
 
 static const char *const boards[] = { "sim", "icebreaker", "hx8k-breakout", "colorlight-5a-75b" };
@@ -32,17 +32,16 @@ static void usage(FILE *f)
 	      "                   colorlight-5a-75b\n"
 	      "  -I DIR           add DIR to the include path\n"
 	      "  -D NAME[=VAL]    define a preprocessor macro\n"
-	      "  --dump STAGE     print the output of a front-end stage and stop:\n"
-	      "                   tokens, ast (parsed) or checked (with types and constants)\n"
+	      "  --dump STAGE     print the output of a stage and stop: tokens, ast (parsed),\n"
+	      "                   checked (with types and constants) or image (the lowered\n"
+	      "                   program: PHV layout, parser states, tables, actions)\n"
 	      "  -E               print the preprocessed program and stop\n"
 	      "  -h, --help       this text\n"
 	      "P4LOWER_INCLUDE=DIR in the environment replaces p4include/ (where core.p4 and\n"
 	      "v1model.p4 are found).\n"
-	      "Only the front end exists so far: without --dump or -E the program is checked and\n"
-	      "p4lower stops with exit status 4.\n"
-	      "Exit status: 0 ok, 1 error in the program (file:line:col messages on stderr),\n"
-	      "2 the program does not fit the board, 3 usage error, 4 not implemented yet\n"
-	      "(lowering to the pipeline).\n", f);
+	      "Exit status: 0 ok, 1 error in the program (file:line:col messages on stderr,\n"
+	      "unsupported constructs named), 2 the program does not fit the board (the message\n"
+	      "names the table or resource, what it needs, what the board has), 3 usage error.\n", f);
 }
 
 static int usage_err(const char *fmt, const char *arg)
@@ -171,7 +170,9 @@ static char *preprocess(const char *prog, char **extra, int nextra, size_t *len)
 
 int main(int argc, char **argv)
 {
-	const char *prog = NULL, *board = "sim";
+	const char *prog = NULL, *board = "sim", *out = NULL;
+	int dump_image = 0;
+	struct p4_node *ast = NULL;
 	char *extra[MAX_ARGS];
 	int nextra = 0, only_pp = 0, i, rc;
 	enum p4_stage dump = ST_NONE;
@@ -204,8 +205,12 @@ int main(int argc, char **argv)
 					dump = ST_AST;
 				else if (!strcmp(v, "checked"))
 					dump = ST_CHECKED;
+				else if (!strcmp(v, "image"))
+					dump_image = 1;
 				else
-					return usage_err("unknown stage '%s' for --dump (valid: tokens, ast, checked)", v);
+					return usage_err("unknown stage '%s' for --dump (valid: tokens, ast, checked, image)", v);
+			} else {
+				out = v;
 			}
 		} else if (!strcmp(a, "-I") || !strcmp(a, "-D")) {
 			if (i + 1 >= argc)
@@ -250,14 +255,42 @@ int main(int argc, char **argv)
 	src.len = len;
 	src.original_columns = 1;
 	p4_diag.out = stderr;
-	rc = p4_frontend(&src, dump, stdout, NULL);
-	p4_arena_free();
-	if (rc)
+	rc = p4_frontend(&src, dump, stdout, &ast);
+	if (rc) {
+		p4_arena_free();
 		return EXIT_PROG;
-	if (dump != ST_NONE)
+	}
+	if (dump != ST_NONE) {
+		p4_arena_free();
 		return 0;
-	/* the board and -o matter to the back end, which does not exist yet */
-	(void)board;
-	fprintf(stderr, "p4lower: %s: front end OK; lowering to the pipeline is not implemented yet\n", prog);
-	return EXIT_NOTYET;
+	}
+	{
+		struct p4_backend_opts bo;
+		char *defout = NULL, *name;
+		const char *base = strrchr(prog, '/');
+		size_t n;
+
+		base = base ? base + 1 : prog;
+		n = strlen(base);
+		if (n > 3 && !strcmp(base + n - 3, ".p4"))
+			n -= 3;
+		name = p4_strndup(base, n);
+		if (!out) {
+			size_t pl = strlen(prog);
+
+			if (pl > 3 && !strcmp(prog + pl - 3, ".p4"))
+				pl -= 3;
+			defout = p4_alloc(pl + 6);
+			memcpy(defout, prog, pl);
+			memcpy(defout + pl, ".pisa", 6);
+			out = defout;
+		}
+		bo.board = board;
+		bo.out = dump_image ? NULL : out;
+		bo.program = name;
+		bo.dump = dump_image ? stdout : NULL;
+		rc = p4_backend(ast, &bo);
+	}
+	p4_arena_free();
+	return rc;
 }
