@@ -3148,7 +3148,7 @@ static void finalize_blocks(void)
 		la->a.insns = lt->code.v;
 		la->a.ninsns = (uint16_t)lt->code.n;
 		la->rt.name = fmt("%s$", lt->rt.name);
-		la->rt.p4info_id = 0x01u << 24 | (uint32_t)(B.nacts + 1);
+		la->rt.p4info_id = 0;	/* compiler-made: no P4Runtime object */
 		lt->t.mem = PISA_MEM_NONE;
 		lt->t.actions = zalloc(sizeof(*lt->t.actions));
 		lt->t.actions[0].action = (uint16_t)B.nacts;
@@ -3162,7 +3162,8 @@ static void finalize_blocks(void)
 		struct ltab *lt = &B.tabs[i];
 		int k;
 
-		lt->rt.p4info_id = 0x02u << 24 | (uint32_t)(i + 1);
+		if (!lt->block && lt->t.next_mode != PISA_NEXT_COND)
+			lt->rt.p4info_id = 0x02u << 24 | (uint32_t)(i + 1);
 		lt->rd = zalloc((dep_bits + 7) / 8 + 1);
 		lt->wr = zalloc((dep_bits + 7) / 8 + 1);
 		for (k = 0; k < lt->t.nkeys; k++)

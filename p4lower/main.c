@@ -9,6 +9,9 @@
 #include <limits.h>
 #include "ast.h"
 #include "backend.h"
+#include "pisa_layout.h"
+#include "pisa_p4info.h"
+#include "pisa_profile.h"
 
 #ifndef P4INCLUDE_DIR
 #define P4INCLUDE_DIR "p4include"
@@ -27,7 +30,11 @@ static void usage(FILE *f)
 	      "Compiles a P4-16 (spec 1.2.x) v1model program for the OpenPISA pipeline.\n"
 	      "The program is preprocessed with the system cpp (p4include/ and each -I DIR on the\n"
 	      "include path, each -D passed through).\n"
-	      "  -o OUT.pisa      where the config image goes (default: PROG.pisa)\n"
+	      "  -o OUT.pisa      where the config image goes (default: PROG.pisa); beside it\n"
+	      "                   go OUT.p4info.txtpb (P4Runtime P4Info, protobuf text format),\n"
+	      "                   OUT.layout.txt (placement: tables, stages, memory blocks, PHV,\n"
+	      "                   parser states, budget per stage) and OUT.layout.svg (the same\n"
+	      "                   as a picture)\n"
 	      "  --board NAME     board profile: sim (default), icebreaker, hx8k-breakout,\n"
 	      "                   colorlight-5a-75b\n"
 	      "  -I DIR           add DIR to the include path\n"
@@ -42,6 +49,55 @@ static void usage(FILE *f)
 	      "Exit status: 0 ok, 1 error in the program (file:line:col messages on stderr,\n"
 	      "unsupported constructs named), 2 the program does not fit the board (the message\n"
 	      "names the table or resource, what it needs, what the board has), 3 usage error.\n", f);
+}
+
+/*
+ * The reports next to the image (OUT.pisa -> OUT.p4info.txtpb, OUT.layout.txt,
+ * OUT.layout.svg), written from the image as it was written, so they describe exactly
+ * what a switch will run. A report that cannot be written is an error (exit 1).
+ */
+static int write_reports(const char *image_path, const char *board)
+{
+	static const char *const suffix[] = { ".p4info.txtpb", ".layout.txt", ".layout.svg" };
+	const struct pisa_profile *p = pisa_profile_find(board);
+	struct pisa_image *img = NULL;
+	char detail[256], path[PATH_MAX];
+	size_t n = strlen(image_path);
+	int rc = 0, i;
+
+	if (pisa_image_read_file(image_path, &img, detail, sizeof(detail)) < 0) {
+		fprintf(stderr, "p4lower: %s: cannot read back the image: %s\n", image_path, detail);
+		return EXIT_PROG;
+	}
+	if (n > 5 && !strcmp(image_path + n - 5, ".pisa"))
+		n -= 5;
+	for (i = 0; i < 3 && !rc; i++) {
+		FILE *f;
+		int err;
+
+		if (snprintf(path, sizeof(path), "%.*s%s", (int)n, image_path, suffix[i]) >=
+		    (int)sizeof(path)) {
+			fprintf(stderr, "p4lower: %s: path too long for the reports\n", image_path);
+			rc = EXIT_PROG;
+			break;
+		}
+		f = fopen(path, "w");
+		if (!f) {
+			fprintf(stderr, "p4lower: %s: %s\n", path, strerror(errno));
+			rc = EXIT_PROG;
+			break;
+		}
+		err = i == 0 ? pisa_p4info_write(img, f) :
+		      i == 1 ? pisa_layout_write_txt(img, p, f) : pisa_layout_write_svg(img, p, f);
+		if (fclose(f) != 0 && !err)
+			err = -PISA_E_IO;
+		if (err) {
+			fprintf(stderr, "p4lower: %s: %s\n", path, pisa_strerror(-err));
+			rc = EXIT_PROG;
+		}
+	}
+	pisa_image_free(img);
+	return rc;
 }
 
 static int usage_err(const char *fmt, const char *arg)
@@ -290,6 +346,8 @@ int main(int argc, char **argv)
 		bo.program = name;
 		bo.dump = dump_image ? stdout : NULL;
 		rc = p4_backend(ast, &bo);
+		if (rc == 0 && bo.out)
+			rc = write_reports(bo.out, board);
 	}
 	p4_arena_free();
 	return rc;
