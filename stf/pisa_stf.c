@@ -337,10 +337,19 @@ int main(int argc, char **argv)
 		break;
 	}
 out:
-	if (out[0])
-		unlink(out);
-	if (tmpdir[0])
-		rmdir(tmpdir);
+	if (tmpdir[0]) {	/* the image and the reports p4lower writes beside it */
+		static const char *const made[] = { "prog.pisa", "prog.p4info.txtpb",
+						    "prog.layout.txt", "prog.layout.svg" };
+		char path[sizeof(tmpdir) + 32];
+		size_t k;
+
+		for (k = 0; k < sizeof(made) / sizeof(made[0]); k++) {
+			snprintf(path, sizeof(path), "%s/%s", tmpdir, made[k]);
+			unlink(path);
+		}
+		if (rmdir(tmpdir) < 0)
+			fprintf(stderr, PROG ": cannot remove %s: %s\n", tmpdir, strerror(errno));
+	}
 	if (img)
 		pisa_image_free(img);
 	stf_file_free(&f);
