@@ -325,4 +325,28 @@ stop "$PISAD"
 WHY="$(ls -d /tmp/pisad-model-* 2>/dev/null | head -3)"
 check model_transport_cleans_up test "$(ls -d /tmp/pisad-model-* 2>/dev/null | wc -l)" -le "$ndirs"
 
+# ---- daemon mode (no --foreground): the parent returns once the daemon serves ----
+DSOCK=$T/daemon.sock
+timeout 20 "$BIN/pisad" --board sim --transport "model:$ROUTER" --socket "$DSOCK" 2>"$T/daemon.err"
+rc=$?
+DPID=$(pgrep -f -- "--socket $DSOCK" | head -n 1)
+[ -n "$DPID" ] && pids+=("$DPID")
+WHY="exit $rc: $(cat "$T/daemon.err")"
+check pisad_daemon_starts test "$rc" -eq 0 -a -S "$DSOCK" -a -n "$DPID"
+"$CTL" --socket "$DSOCK" switch_info >"$T/daemon.info" 2>&1
+rc=$?
+WHY="exit $rc: $(head -c 300 "$T/daemon.info")"
+check pisad_daemon_serves test "$rc" -eq 0
+WHY="the daemon kept a terminal: $(ps -o tty= -p "${DPID:-1}")"
+check pisad_daemon_detached test "$(ps -o tty= -p "${DPID:-1}" | tr -d ' ')" = "?"
+[ -n "$DPID" ] && stop "$DPID"
+WHY="socket left behind by the daemon"
+check pisad_daemon_stop_removes_socket test ! -e "$DSOCK"
+# a start that fails is reported by the parent, with pisad's error and its exit code
+timeout 20 "$BIN/pisad" --board sim --transport "sim:$T/nobody.sock" --socket "$T/d2.sock" \
+	2>"$T/daemon2.err"
+rc=$?
+WHY="exit $rc: $(cat "$T/daemon2.err")"
+check pisad_daemon_failed_start test "$rc" -eq 1 -a -s "$T/daemon2.err"
+
 [ "$fails" -eq 0 ]
