@@ -29,6 +29,7 @@
  * per table for entries, per switch for multicast nodes.
  */
 #include "pisa_ctl.h"
+#include "pisa_p4info.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -1743,8 +1744,9 @@ static int cmd_show_tables(struct cx *x, int argc, char **argv)
 	for (i = 0; i < img->ntables; i++)
 		ord[i] = i;
 	qsort_r(ord, img->ntables, sizeof(*ord), by_name_tab, x->c);
-	for (i = 0; i < img->ntables; i++)
-		table_str(x, ord[i]);
+	for (i = 0; i < img->ntables; i++)	/* gateways and code blocks are the compiler's */
+		if (pisa_p4info_table_visible(img, ord[i]))
+			table_str(x, ord[i]);
 	free(ord);
 	return 0;
 }
@@ -1766,7 +1768,8 @@ static int cmd_show_actions(struct cx *x, int argc, char **argv)
 		ord[i] = i;
 	qsort_r(ord, img->nactions, sizeof(*ord), by_name_act, x->c);
 	for (i = 0; i < img->nactions; i++)
-		action_str(x, ord[i]);
+		if (img->rt_actions[ord[i]].p4info_id)	/* 0: compiler-made code */
+			action_str(x, ord[i]);
 	free(ord);
 	return 0;
 }

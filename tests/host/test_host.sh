@@ -326,8 +326,12 @@ WHY="$(ls -d /tmp/pisad-model-* 2>/dev/null | head -3)"
 check model_transport_cleans_up test "$(ls -d /tmp/pisad-model-* 2>/dev/null | wc -l)" -le "$ndirs"
 
 # ---- daemon mode (no --foreground): the parent returns once the daemon serves ----
+# (with a compiled P4 program, whose gateways and code blocks the control plane must not show)
 DSOCK=$T/daemon.sock
-timeout 20 "$BIN/pisad" --board sim --transport "model:$ROUTER" --socket "$DSOCK" 2>"$T/daemon.err"
+"$BIN/p4lower" "$here/../../examples/ipv4_router/ipv4_router.p4" -o "$T/p4router.pisa" 2>"$T/p4l.err"
+WHY="$(cat "$T/p4l.err")"
+check p4lower_router_for_daemon test -s "$T/p4router.pisa"
+timeout 20 "$BIN/pisad" --board sim --transport "model:$T/p4router.pisa" --socket "$DSOCK" 2>"$T/daemon.err"
 rc=$?
 DPID=$(pgrep -f -- "--socket $DSOCK" | head -n 1)
 [ -n "$DPID" ] && pids+=("$DPID")
@@ -337,6 +341,10 @@ check pisad_daemon_starts test "$rc" -eq 0 -a -S "$DSOCK" -a -n "$DPID"
 rc=$?
 WHY="exit $rc: $(head -c 300 "$T/daemon.info")"
 check pisad_daemon_serves test "$rc" -eq 0
+"$CTL" --socket "$DSOCK" show_tables >"$T/daemon.tables" 2>&1
+WHY="$(cat "$T/daemon.tables")"
+check show_tables_only_p4_tables test "$(grep -c 'MyIngress.ipv4_lpm\|MyEgress.port_mac' "$T/daemon.tables")" -eq 2 \
+	-a "$(grep -c '\$' "$T/daemon.tables")" -eq 0
 WHY="the daemon kept a terminal: $(ps -o tty= -p "${DPID:-1}")"
 check pisad_daemon_detached test "$(ps -o tty= -p "${DPID:-1}" | tr -d ' ')" = "?"
 [ -n "$DPID" ] && stop "$DPID"
