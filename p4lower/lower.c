@@ -1327,12 +1327,20 @@ static void call_stmt(struct code *c, struct p4_node *e)
 	die(e->loc, "unsupported construct: this call");
 }
 
-/* Inlines an action or function: arguments are copied in, out/inout ones alias. */
+/*
+ * Inlines an action or function with the spec's copy-in/copy-out: every scalar
+ * argument gets a temporary; inout ones are copied in, out ones start at 0 (as BMv2
+ * initializes locals), and both are copied back to the caller's lvalue when the body
+ * ends, so writes through another name during the call are overwritten as the spec
+ * says. Header and struct arguments still alias the caller's object.
+ */
+#define MAX_COPY_OUT 64
 static struct val inline_call(struct code *c, struct p4_node *call)
 {
 	struct p4_node *d = call->k[0]->decl, *p, *body;
 	struct sctx in = { .kind = 1 };
-	int mark = B.nbinds, i, n;
+	struct obj *out_dst[MAX_COPY_OUT], *out_tmp[MAX_COPY_OUT];
+	int mark = B.nbinds, i, n, nout = 0;
 
 	for (p = d->list, n = 0; p; p = p->next, n++) {
 		struct p4_node *a = NULL, *x;
@@ -1354,8 +1362,26 @@ static struct val inline_call(struct code *c, struct p4_node *call)
 				if (w <= 0)
 					die(a->loc, "unsupported construct: _ for a non-scalar argument");
 				o = field_obj(tmp((unsigned)w, a->loc), p->type);
-			} else if (a->kind == N_SLICE) {
-				o = field_obj(lvalue(c, a), p->type);
+			} else if (twidth(p->type) > 0) {
+				struct val dst = lvalue(c, a), t = tmp(dst.width, a->loc);
+
+				if (nout == MAX_COPY_OUT)
+					die(a->loc, "unsupported construct: more than %d out/inout arguments",
+					    MAX_COPY_OUT);
+				out_dst[nout] = field_obj(dst, p->type);
+				o = field_obj(t, p->type);
+				if (p->op == D_INOUT) {
+					copy_obj(c, o, out_dst[nout], a->loc);
+				} else {
+					unsigned done;
+
+					for (done = 0; done < t.width; done += 64)
+						emit(c, PISA_SET, 0, 0, slice(t, t.width, t.width - 1 - done,
+						     t.width - done > 64 ? t.width - done - 64 : 0),
+						     vconst(0, 1), NONE);
+				}
+				o->v.sgn = (uint8_t)tsigned(p->type);
+				out_tmp[nout++] = o;
 			} else {
 				o = resolve(a);
 				if (!o)
@@ -1391,6 +1417,8 @@ static struct val inline_call(struct code *c, struct p4_node *call)
 		cstmt(c, body, &in);
 	for (i = 0; i < in.nrets; i++)
 		patch_jump(c, in.rets[i]);
+	for (i = 0; i < nout; i++)
+		copy_obj(c, out_dst[i], out_tmp[i], call->loc);
 	B.nbinds = mark;
 	return in.retv;
 }

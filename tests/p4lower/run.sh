@@ -119,6 +119,17 @@ for f in ok/*.p4; do
 	if [ $ms -lt 100 ]; then pass "speed ok/$n (${ms} ms)"; else fail "speed ok/$n" "${ms} ms"; fi
 done
 
+# semantics: small programs with STF tests, compiled and run on pisa-model
+stf=${PISA_STF:-$top/build/bin/pisa-stf}
+for f in stf/*.p4; do
+	n=$(basename "$f" .p4)
+	if out=$("$stf" "$f" "stf/$n.stf" 2>&1) && [ "${out%% *}" = PASS ]; then
+		pass "stf/$n"
+	else
+		fail "stf/$n" "$(echo "$out" | head -3 | tr '\n' ' ')"
+	fi
+done
+
 # fuzz: replay the corpus, then bounded random mutations with a fixed seed
 if [ "$regen" = 1 ]; then
 	for f in ok/*.p4; do
