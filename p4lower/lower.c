@@ -2013,6 +2013,18 @@ static int table_apply(struct p4_node *call)
 	}
 	lt->rt.nkeys = t->nkeys;
 	t->key_bits = (uint16_t)kbits;
+	lt->rt.size = size;
+	/* const entries never change: rows for them alone (hash tables with room for
+	 * cuckoo placement), whatever size says, so immutable tables fit small boards */
+	if ((p = prop(d, PR_ENTRIES, NULL)) && (p->flags & NF_CONST_ENTRIES) && t->mem != PISA_MEM_NONE) {
+		unsigned n = 0;
+
+		for (x = p->list; x; x = x->next)
+			n++;
+		n = t->mem == PISA_MEM_HASH ? 2 * n : n;
+		if (n < size)
+			size = n ? n : 1;
+	}
 	if (t->mem == PISA_MEM_HASH) {
 		unsigned ways = size < 4 ? size : 4, per = (size + ways - 1) / ways, wb = 0;
 
@@ -2024,7 +2036,6 @@ static int table_apply(struct p4_node *call)
 	} else if (t->mem == PISA_MEM_TCAM) {
 		t->rows = size;
 	}
-	lt->rt.size = size;
 	/* actions */
 	p = prop(d, PR_ACTIONS, NULL);
 	dflt = prop(d, PR_OTHER, "default_action");
@@ -3395,13 +3406,21 @@ int p4_backend(struct p4_node *prog, const struct p4_backend_opts *o)
 			fit_failed = 1;
 			fprintf(stderr, "p4lower: %s: does not fit board %s: %s", o->program ? o->program : "program",
 				B.prof->name, fit_msg);
-			for (k = 0; pisa_profiles[k]; k++)
-				if (pisa_profiles[k] != B.prof && place(pisa_profiles[k], dummy, sizeof(dummy), 0) >= 0) {
-					fprintf(stderr, "; it fits %s", pisa_profiles[k]->name);
-					break;
-				}
-			if (!pisa_profiles[k])
-				fputs("; it fits no board profile", stderr);
+			/* name every board it fits (sim last: it is not a board one can buy) */
+			int nfit = 0, sim_fits = 0;
+
+			for (k = 0; pisa_profiles[k]; k++) {
+				const struct pisa_profile *pk = pisa_profiles[k];
+
+				if (pk == B.prof || place(pk, dummy, sizeof(dummy), 0) < 0)
+					continue;
+				if (!strcmp(pk->name, "sim"))
+					sim_fits = 1;
+				else
+					fprintf(stderr, "%s%s", nfit++ ? ", " : "; it fits ", pk->name);
+			}
+			if (!nfit)
+				fputs(sim_fits ? "; it fits only sim" : "; it fits no board profile", stderr);
 			fputc('\n', stderr);
 			return P4L_EXIT_FIT;
 		}

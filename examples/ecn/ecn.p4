@@ -11,6 +11,12 @@
 #include <core.p4>
 #include <v1model.p4>
 
+// Table sizes are divided by TABLE_SIZE_DIVISOR: p4lower -DTABLE_SIZE_DIVISOR=64 makes the
+// program small enough for the iCE40 boards (examples/README.md, "Boards").
+#ifndef TABLE_SIZE_DIVISOR
+#define TABLE_SIZE_DIVISOR 1
+#endif
+
 typedef bit<48> mac_addr_t;
 typedef bit<32> ipv4_addr_t;
 typedef bit<9> port_t;
@@ -100,7 +106,7 @@ control MyIngress(inout headers hdr, inout metadata meta,
 			ipv4_forward;
 			drop;
 		}
-		size = 1024;
+		size = 1024 / TABLE_SIZE_DIVISOR;
 		default_action = drop();
 	}
 
@@ -127,7 +133,7 @@ control MyEgress(inout headers hdr, inout metadata meta,
 			set_threshold;
 			NoAction;
 		}
-		size = 64;
+		size = 64 / TABLE_SIZE_DIVISOR;
 		default_action = NoAction();
 	}
 

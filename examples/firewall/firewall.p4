@@ -14,6 +14,12 @@
 #include <core.p4>
 #include <v1model.p4>
 
+// Table sizes are divided by TABLE_SIZE_DIVISOR: p4lower -DTABLE_SIZE_DIVISOR=64 makes the
+// program small enough for the iCE40 boards (examples/README.md, "Boards").
+#ifndef TABLE_SIZE_DIVISOR
+#define TABLE_SIZE_DIVISOR 1
+#endif
+
 typedef bit<48> mac_addr_t;
 typedef bit<32> ipv4_addr_t;
 typedef bit<9> port_t;
@@ -142,7 +148,7 @@ control MyIngress(inout headers hdr, inout metadata meta,
 			set_port;
 			drop;
 		}
-		size = 1024;
+		size = 1024 / TABLE_SIZE_DIVISOR;
 		default_action = drop();
 	}
 
@@ -157,7 +163,7 @@ control MyIngress(inout headers hdr, inout metadata meta,
 		actions = {
 			set_zone;
 		}
-		size = 64;
+		size = 64 / TABLE_SIZE_DIVISOR;
 		// Unknown ports count as outside: safe.
 		default_action = set_zone(1);
 	}

@@ -18,6 +18,12 @@
 #include <core.p4>
 #include <v1model.p4>
 
+// Table sizes are divided by TABLE_SIZE_DIVISOR: p4lower -DTABLE_SIZE_DIVISOR=64 makes the
+// program small enough for the iCE40 boards (examples/README.md, "Boards").
+#ifndef TABLE_SIZE_DIVISOR
+#define TABLE_SIZE_DIVISOR 1
+#endif
+
 typedef bit<48> mac_addr_t;
 typedef bit<9> port_t;
 
@@ -108,7 +114,7 @@ control MyIngress(inout headers hdr, inout metadata meta,
 			forward;
 			drop;
 		}
-		size = 256;
+		size = 256 / TABLE_SIZE_DIVISOR;
 		default_action = drop();
 	}
 

@@ -16,6 +16,12 @@
 #include <core.p4>
 #include <v1model.p4>
 
+// Table sizes are divided by TABLE_SIZE_DIVISOR: p4lower -DTABLE_SIZE_DIVISOR=64 makes the
+// program small enough for the iCE40 boards (examples/README.md, "Boards").
+#ifndef TABLE_SIZE_DIVISOR
+#define TABLE_SIZE_DIVISOR 1
+#endif
+
 typedef bit<48> mac_addr_t;
 typedef bit<32> ipv4_addr_t;
 typedef bit<9> port_t;
@@ -133,7 +139,7 @@ control MyIngress(inout headers hdr, inout metadata meta,
 			encap;
 			NoAction;
 		}
-		size = 256;
+		size = 256 / TABLE_SIZE_DIVISOR;
 		default_action = NoAction();
 	}
 
@@ -146,7 +152,7 @@ control MyIngress(inout headers hdr, inout metadata meta,
 			tunnel_exit;
 			drop;
 		}
-		size = 256;
+		size = 256 / TABLE_SIZE_DIVISOR;
 		default_action = drop();
 	}
 
@@ -158,7 +164,7 @@ control MyIngress(inout headers hdr, inout metadata meta,
 			ipv4_forward;
 			drop;
 		}
-		size = 1024;
+		size = 1024 / TABLE_SIZE_DIVISOR;
 		default_action = drop();
 	}
 
