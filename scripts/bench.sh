@@ -3,7 +3,8 @@
 #   router: the IPv4 LPM router (tests/programs/router.pasm) with 1,000 routes
 #   l2:     the L2 switch (tests/programs/l2.pasm) with its MAC table grown to 100,000 entries
 # Each runs RUNS times (default 5); the median packets/s goes to stdout, ready for
-# docs/performance.md. --smoke: a tiny run that checks the pipeline works (used by make test).
+# docs/performance.md. Then p4lower's compile time per example (median of RUNS).
+# --smoke: a tiny run that checks the pipeline works (used by make test).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
@@ -57,4 +58,22 @@ if [ $smoke -eq 1 ]; then
 fi
 echo "$r1"
 echo "$r2"
+
+# p4lower: whole compile (cpp, front end, back end, image and reports) per example,
+# median of RUNS runs, in ms
+all=""
+for dir in "$top"/examples/*/; do
+	e=$(basename "$dir")
+	[ -f "$dir$e.p4" ] || continue
+	for i in $(seq "$runs"); do
+		t0=$(date +%s%N)
+		"$bin/p4lower" "$dir$e.p4" -o "$work/$e.pisa" >/dev/null 2>&1 || {
+			echo "FAIL bench p4lower $e: does not compile"; status=1; break; }
+		echo $((($(date +%s%N) - t0) / 1000)) >>"$work/$e.us"
+	done
+	ms=$(median <"$work/$e.us" | awk '{ printf "%.1f", $1 / 1000 }')
+	all+="$ms"$'\n'
+	printf 'p4lower %-15s %6s ms\n' "$e" "$ms"
+done
+echo "p4lower median over the examples: $(printf '%s' "$all" | median) ms (median of $runs runs each)"
 exit $status
