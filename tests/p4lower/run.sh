@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Golden tests of the p4lower front end. Prints one PASS/FAIL line per check.
+# Golden tests of p4lower (front end, and the back end's --dump image). Prints one PASS/FAIL line per check.
 #   ok/NAME.p4   must pass the front end; --dump checked = ok/NAME.checked,
-#                --dump ast = ok/NAME.ast (and ok/NAME.tokens where that file exists)
+#                --dump ast = ok/NAME.ast (and ok/NAME.tokens where that file exists);
+#                if the back end compiles it, --dump image = ok/NAME.image
 #   err/NAME.p4  must fail with exit 1 and stderr = err/NAME.err
 #   corpus/      replayed through the fuzz target, then mutated (fixed seed)
 # PISA_REGEN=1 rewrites the golden files instead of comparing.
@@ -53,6 +54,14 @@ for f in ok/*.p4; do
 		pass "ok/$n back end exit $rc"
 	else
 		fail "ok/$n back end" "exit $rc: $(head -2 "$tmp/err" | tr '\n' ' ')"
+	fi
+	# what the back end made of it (PHV layout, parser states, tables, actions)
+	if [ $rc -eq 0 ]; then
+		if "$p4l" "$f" --dump image > "$tmp/out" 2> "$tmp/err"; then
+			golden "ok/$n --dump image" "$tmp/out" "ok/$n.image"
+		else
+			fail "ok/$n --dump image" "$(head -2 "$tmp/err" | tr '\n' ' ')"
+		fi
 	fi
 done
 
