@@ -2014,14 +2014,15 @@ static int table_apply(struct p4_node *call)
 	lt->rt.nkeys = t->nkeys;
 	t->key_bits = (uint16_t)kbits;
 	lt->rt.size = size;
-	/* const entries never change: rows for them alone (hash tables with room for
-	 * cuckoo placement), whatever size says, so immutable tables fit small boards */
+	/* const entries never change: rows for them alone, whatever size says, so immutable
+	 * tables fit small boards; a hash table gets 4 rows per entry because const entries
+	 * are placed in the first free way only (no cuckoo moves) */
 	if ((p = prop(d, PR_ENTRIES, NULL)) && (p->flags & NF_CONST_ENTRIES) && t->mem != PISA_MEM_NONE) {
 		unsigned n = 0;
 
 		for (x = p->list; x; x = x->next)
 			n++;
-		n = t->mem == PISA_MEM_HASH ? 2 * n : n;
+		n = t->mem == PISA_MEM_HASH ? 4 * n : n;
 		if (n < size)
 			size = n ? n : 1;
 	}
