@@ -26,7 +26,7 @@ static const char *const boards[] = { "sim", "icebreaker", "hx8k-breakout", "col
 static void usage(FILE *f)
 {
 	fputs("usage: p4lower PROG.p4 [-o OUT.pisa] [--board NAME] [-I DIR]... [-D NAME[=VAL]]...\n"
-	      "               [--dump tokens|ast|checked] [-E]\n"
+	      "               [--dump tokens|ast|checked|image] [-E]\n"
 	      "Compiles a P4-16 (spec 1.2.x) v1model program for the OpenPISA pipeline.\n"
 	      "The program is preprocessed with the system cpp (p4include/ and each -I DIR on the\n"
 	      "include path, each -D passed through).\n"
