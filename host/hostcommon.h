@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * hostcommon.h: what pisad and pisactl share: the default socket path and
- * the framing of their Unix socket (docs/host-tools.md, "The pisad socket").
+ * hostcommon.h: what pisad and pisactl share: the default socket path, the
+ * framing of their Unix socket (docs/host-tools.md, "The pisad socket") and
+ * the USB id of the boards' FT2232H.
  *
  * Every message is a u32 little-endian length n, then n bytes: one type
  * byte and n - 1 bytes of payload.
@@ -17,6 +18,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* The FT2232H on the iCE40 boards: FTDI's default vendor and product ids. */
+#define HC_FT2232H_VID 0x0403
+#define HC_FT2232H_PID 0x6010
 
 #define HC_MSG_CMD 'C'
 #define HC_MSG_LOAD 'L'

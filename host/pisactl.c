@@ -20,6 +20,8 @@
 #endif
 
 #include "hostcommon.h"
+#include "pisa_file.h"
+#include "pisa_image.h"
 
 #define EXIT_OK 0
 #define EXIT_FAILED 1
@@ -176,39 +178,20 @@ static int await_result(int echo_events)
 
 static int send_load(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	uint8_t *data = NULL;
-	size_t len = 0, cap = 0, r;
-	int rc;
+	uint8_t *data;
+	size_t len;
+	int rc = pisa_file_read(path, HC_MAX_MSG - 512, &data, &len);
 
-	if (!f) {
+	if (rc == -PISA_E_IO) {
 		fprintf(stderr, "Error: load: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	do {
-		if (len == cap) {
-			uint8_t *nb;
-
-			cap = cap ? cap * 2 : 65536;
-			if (cap > HC_MAX_MSG) {
-				fprintf(stderr, "Error: load: %s: larger than %u bytes\n", path,
-					HC_MAX_MSG - 512);
-				free(data);
-				fclose(f);
-				return 1;
-			}
-			nb = realloc(data, cap);
-			if (!nb) {
-				free(data);
-				fclose(f);
-				return 1;
-			}
-			data = nb;
-		}
-		r = fread(data + len, 1, cap - len, f);
-		len += r;
-	} while (r > 0);
-	fclose(f);
+	if (rc == -PISA_E_RANGE) {
+		fprintf(stderr, "Error: load: %s: larger than %u bytes\n", path, HC_MAX_MSG - 512);
+		return 1;
+	}
+	if (rc)
+		return 1;
 	rc = hc_send(pisad_fd, HC_MSG_LOAD, path, strlen(path) + 1, data, len) < 0 ? 2 : 0;
 	free(data);
 	if (rc) {

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "hostcommon.h"
+#include "pisa_file.h"
 #include "pisa_ctl.h"
 #include "pisa_image.h"
 #include "pisa_link.h"
@@ -1020,30 +1021,18 @@ static int adopt_model_image(struct daemon *d, const char *path)
 	struct pisa_image *img = NULL;
 	struct pisa_ctl *ctl;
 	char err[768];
-	uint8_t *buf = NULL;
-	size_t len = 0, cap = 0, r;
-	FILE *f = fopen(path, "rb");
+	uint8_t *buf;
+	size_t len;
+	int r = pisa_file_read(path, HC_MAX_MSG, &buf, &len);
 
-	if (!f) {
+	if (r == -PISA_E_IO) {
 		logm(L_ERR, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	do {
-		if (len == cap) {
-			uint8_t *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
-
-			if (!nb || cap > HC_MAX_MSG) {
-				free(nb ? nb : buf);
-				fclose(f);
-				logm(L_ERR, "%s: too big or no memory", path);
-				return -1;
-			}
-			buf = nb;
-		}
-		r = fread(buf + len, 1, cap - len, f);
-		len += r;
-	} while (r > 0);
-	fclose(f);
+	if (r) {
+		logm(L_ERR, "%s: too big or no memory", path);
+		return -1;
+	}
 	if (image_accept(d, buf, len, path, &img, err, sizeof(err)) < 0) {
 		logm(L_ERR, "%s", err);
 		free(buf);

@@ -28,10 +28,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hostcommon.h"
 #include "transport.h"
 
-#define FT_VID 0x0403
-#define FT_PID 0x6010
 #define SPI_POLL_BYTES 64
 #define XFER_MAX 4096
 
@@ -200,9 +199,9 @@ static int ftdi_connect(struct transport *t, char *err, size_t errlen)
 		return -1;
 	}
 	if (ftdi_set_interface(p->ctx, p->spi ? INTERFACE_A : INTERFACE_B) < 0 ||
-	    ftdi_usb_open_desc(p->ctx, FT_VID, FT_PID, NULL, p->serial[0] ? p->serial : NULL) < 0) {
+	    ftdi_usb_open_desc(p->ctx, HC_FT2232H_VID, HC_FT2232H_PID, NULL, p->serial[0] ? p->serial : NULL) < 0) {
 		snprintf(err, errlen, "no FT2232H %04x:%04x%s%s found for the %s transport: %s",
-			 FT_VID, FT_PID, p->serial[0] ? " with serial " : "", p->serial,
+			 HC_FT2232H_VID, HC_FT2232H_PID, p->serial[0] ? " with serial " : "", p->serial,
 			 p->spi ? "spi (channel A)" : "uart (channel B)",
 			 ftdi_get_error_string(p->ctx));
 		ftdi_free(p->ctx);

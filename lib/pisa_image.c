@@ -17,6 +17,7 @@
 
 #include "pisa_bytes.h"
 #include "pisa_image.h"
+#include "pisa_file.h"
 #include "pisa_switch.h"
 
 /* ---- Layout constants (docs/config-image.md) ---- */
@@ -2593,9 +2594,8 @@ fail:
 int pisa_image_read_file(const char *path, struct pisa_image **out,
 			 char *detail, size_t detail_len)
 {
-	uint8_t *buf = NULL;
-	size_t len = 0, cap = 0, n;
-	FILE *f;
+	uint8_t *buf;
+	size_t len;
 	int ret;
 
 	if (detail && detail_len)
@@ -2603,46 +2603,14 @@ int pisa_image_read_file(const char *path, struct pisa_image **out,
 	if (!out || !path)
 		return -PISA_E_INVAL;
 	*out = NULL;
-	f = fopen(path, "rb");
-	if (!f) {
-		if (detail && detail_len)
-			snprintf(detail, detail_len, "file %s: %s", path, strerror(errno));
-		return -PISA_E_IO;
-	}
-	/* read to the end without trusting a size from stat (pipes, growing files) */
-	for (;;) {
-		if (len == cap) {
-			uint8_t *p;
-
-			if (cap >= MAX_FILE) {
-				if (detail && detail_len)
-					snprintf(detail, detail_len, "file %s: larger than %u bytes",
-						 path, MAX_FILE);
-				ret = -PISA_E_RANGE;
-				goto out;
-			}
-			cap = cap ? cap * 2 : 65536;
-			p = realloc(buf, cap);
-			if (!p) {
-				ret = -PISA_E_NOMEM;
-				goto out;
-			}
-			buf = p;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		if (detail && detail_len)
-			snprintf(detail, detail_len, "file %s: read error", path);
-		ret = -PISA_E_IO;
-		goto out;
-	}
+	ret = pisa_file_read(path, MAX_FILE, &buf, &len);
+	if (ret == -PISA_E_IO && detail && detail_len)
+		snprintf(detail, detail_len, "file %s: %s", path, strerror(errno));
+	else if (ret == -PISA_E_RANGE && detail && detail_len)
+		snprintf(detail, detail_len, "file %s: larger than %u bytes", path, MAX_FILE);
+	if (ret)
+		return ret;
 	ret = pisa_image_read(buf, len, out, detail, detail_len);
-out:
-	fclose(f);
 	free(buf);
 	return ret;
 }

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "pisa_ctl.h"
+#include "pisa_file.h"
 
 #define EXIT_OK 0
 #define EXIT_INPUT 1
@@ -207,33 +208,6 @@ static struct port *next_pcap(struct app *a)
 			best = p;
 	}
 	return best;
-}
-
-static uint8_t *read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL, *nb;
-	size_t cap = 0, n = 0, r;
-
-	if (!f)
-		return NULL;
-	do {
-		if (n == cap) {
-			cap = cap ? cap * 2 : 65536;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-		}
-		r = fread(buf + n, 1, cap - n, f);
-		n += r;
-	} while (r > 0);
-	fclose(f);
-	*len = n;
-	return buf;
 }
 
 static double now_seconds(void)
@@ -482,7 +456,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (control) {
-		bytes = read_all(image, &blen);
+		if (pisa_file_read(image, SIZE_MAX, &bytes, &blen) < 0)
+			bytes = NULL;
 		a.ctl = ctl_open(&a, control, bytes, bytes ? blen : 0, err, sizeof(err));
 		free(bytes);
 		if (!a.ctl) {

@@ -4,6 +4,7 @@
  * against a P4 program compiled with p4lower, or an already built image,
  * on pisa-model. Prints one line: "PASS name" or "FAIL name: why".
  */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "pisa_file.h"
 #include "stf.h"
 
 #define PROG "pisa-stf"
@@ -66,45 +68,16 @@ static void usage(FILE *f)
 
 static char *read_file(const char *path, size_t *len, char *why, size_t whylen)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL, *p;
-	size_t cap = 0, n = 0, got;
+	uint8_t *buf;
+	int r = pisa_file_read(path, STF_MAX_FILE, &buf, len);
 
-	if (!f) {
+	if (r == -PISA_E_IO)
 		snprintf(why, whylen, "%s", strerror(errno));
-		return NULL;
-	}
-	for (;;) {
-		if (n == cap) {
-			if (cap >= STF_MAX_FILE) {
-				snprintf(why, whylen, "larger than %u bytes", STF_MAX_FILE);
-				goto fail;
-			}
-			cap = cap ? 2 * cap : 65536;
-			p = realloc(buf, cap + 1);
-			if (!p) {
-				snprintf(why, whylen, "out of memory");
-				goto fail;
-			}
-			buf = p;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		snprintf(why, whylen, "read error");
-		goto fail;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-fail:
-	fclose(f);
-	free(buf);
-	return NULL;
+	else if (r == -PISA_E_RANGE)
+		snprintf(why, whylen, "larger than %u bytes", STF_MAX_FILE);
+	else if (r)
+		snprintf(why, whylen, "out of memory");
+	return r ? NULL : (char *)buf;
 }
 
 /* "dir/name.stf" -> "name" */
@@ -337,16 +310,18 @@ int main(int argc, char **argv)
 		break;
 	}
 out:
-	if (tmpdir[0]) {	/* the image and the reports p4lower writes beside it */
-		static const char *const made[] = { "prog.pisa", "prog.p4info.txtpb",
-						    "prog.layout.txt", "prog.layout.svg" };
-		char path[sizeof(tmpdir) + 32];
-		size_t k;
+	if (tmpdir[0]) {	/* the image and whatever p4lower wrote beside it */
+		DIR *dir = opendir(tmpdir);
+		struct dirent *de;
+		char path[sizeof(tmpdir) + 256];
 
-		for (k = 0; k < sizeof(made) / sizeof(made[0]); k++) {
-			snprintf(path, sizeof(path), "%s/%s", tmpdir, made[k]);
-			unlink(path);
-		}
+		while (dir && (de = readdir(dir)))
+			if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+				snprintf(path, sizeof(path), "%s/%s", tmpdir, de->d_name);
+				unlink(path);
+			}
+		if (dir)
+			closedir(dir);
 		if (rmdir(tmpdir) < 0)
 			fprintf(stderr, PROG ": cannot remove %s: %s\n", tmpdir, strerror(errno));
 	}
