@@ -1,0 +1,652 @@
+// SPDX-License-Identifier: Apache-2.0
+// pisa_mac_rmii: 10/100 Ethernet MAC on an RMII PHY (50 MHz REF_CLK), store-and-forward both
+// ways, with byte streams and per-port counters.
+//
+// Clock domains: rmii_clk (REF_CLK, 50 MHz) runs the RMII pins, both frame buffers and the
+// counters; clk (the core clock, any frequency) runs the rx_* and tx_* streams. Two
+// pisa_async_fifo instances of CDC_DEPTH words cross between them.
+//
+// Receive path (rmii_clk):
+//   pins -> input flops -> dibit sampler -> preamble/SFD hunt -> bytes -> CRC-32 (pisa_crc32)
+//        -> 5-byte delay line (holds back the FCS) -> RX frame buffer (RX_DEPTH x {last, byte})
+//        -> committed words only -> async FIFO -> rx_* (clk)
+//   A frame is written into the buffer past a commit pointer; only when it has ended, its FCS
+//   is good and its length is in [64, MAX_FRAME] (FCS included) is the commit pointer moved
+//   past it; otherwise the write pointer goes back to the commit pointer. A frame that does not
+//   fit in the free space is dropped whole the same way. So rx_* only ever carries whole good
+//   frames, without preamble, SFD and FCS, rx_last on the last byte.
+//   CRS_DV: a dibit is data when CRS_DV is high on it or on the next dibit (RMII toggles
+//   CRS_DV on nibble boundaries once carrier drops while the PHY still holds data); two dibits
+//   in a row with CRS_DV low end the frame. A trailing partial byte (dribble) is ignored.
+//   RXD = 10 before the SFD (false carrier) discards until carrier drops.
+//   10 Mb/s (mode_10m = 1): the PHY repeats each dibit for 10 REF_CLK cycles; the sampler locks
+//   onto the first 01 preamble dibit and samples 5 cycles into each dibit.
+// Transmit path:
+//   tx_* (clk) -> async FIFO -> TX frame buffer (TX_DEPTH x {last, byte}, rmii_clk) -> when a
+//   whole frame is in it: 7 x 0x55, 0xD5, the bytes, zero padding to 60 bytes, FCS (pisa_crc32),
+//   then 12 idle bytes of inter-frame gap before the next preamble.
+//   A frame from the core longer than MAX_FRAME - 4 bytes is dropped whole (tx_drops).
+//   tx_en and txd change on rmii_clk edges, once per dibit (every cycle at 100 Mb/s, every
+//   10 cycles at 10 Mb/s).
+//
+// Stream contract (rx_* and tx_*): a beat moves when valid && ready at a rising edge of clk;
+// once a source raises valid it keeps valid and data/last stable until ready; a source never
+// waits for ready before raising valid.
+//
+// Counters (rmii_clk domain, wrap at 2^CNT_W; read them through a synchronizer or a snapshot
+// handshake from another domain):
+//   rx_frames, rx_bytes   good frames committed to the RX buffer; bytes counted from the
+//                         destination address through the FCS
+//   rx_fcs_errors         frames of legal length with a bad FCS
+//   rx_runts              frames shorter than 64 bytes (FCS included), whatever their FCS
+//   rx_giants             frames longer than MAX_FRAME, whatever their FCS
+//   rx_drops              good frames that did not fit in the RX buffer
+//   tx_frames, tx_bytes   frames sent; bytes from destination address through FCS (padding in)
+//   tx_drops              frames from the core longer than MAX_FRAME - 4 bytes, not sent
+//
+// Reset: rst (sync to clk) and rmii_rst (sync to rmii_clk) must overlap, each held for at least
+// SYNC_STAGES + 1 edges of its own clock (the async FIFOs' rule). mode_10m is static: change it
+// only in reset.
+`default_nettype none
+
+module pisa_mac_rmii #(
+	// Longest frame accepted and sent, FCS included (1518 for untagged, 1522 for VLAN); >= 64.
+	parameter MAX_FRAME = 1518,
+	// RX frame buffer words (one byte each): a power of 2, >= MAX_FRAME - 4.
+	parameter RX_DEPTH = 2048,
+	// TX frame buffer words: a power of 2, >= MAX_FRAME - 4 (a whole frame must fit).
+	parameter TX_DEPTH = 2048,
+	// Frame buffer memories: "block", "distributed" or "logic" (yosys ram_style).
+	parameter BUF_RAM_STYLE = "block",
+	// Words in each clock-crossing FIFO: a power of 2, >= 2.
+	parameter CDC_DEPTH = 8,
+	// Clock-crossing FIFO memories (small: flip-flops by default).
+	parameter CDC_RAM_STYLE = "logic",
+	// Synchronizer flip-flops per crossing pointer: >= 2.
+	parameter SYNC_STAGES = 2,
+	// Counter width.
+	parameter CNT_W = 32,
+	// Derived widths.
+	parameter RX_AW = $clog2(RX_DEPTH),
+	parameter TX_AW = $clog2(TX_DEPTH),
+	parameter LEN_W = $clog2(MAX_FRAME + 1)
+) (
+	// Core side.
+	input  wire             clk,
+	input  wire             rst,
+
+	output wire [7:0]       rx_data,
+	output wire             rx_last,
+	output wire             rx_valid,
+	input  wire             rx_ready,
+
+	input  wire [7:0]       tx_data,
+	input  wire             tx_last,
+	input  wire             tx_valid,
+	output wire             tx_ready,
+
+	// RMII side.
+	input  wire             rmii_clk,
+	input  wire             rmii_rst,
+	input  wire             mode_10m,
+	input  wire [1:0]       rmii_rxd,
+	input  wire             rmii_crs_dv,
+	output wire [1:0]       rmii_txd,
+	output wire             rmii_tx_en,
+
+	// Counters (rmii_clk domain).
+	output wire [CNT_W-1:0] rx_frames,
+	output wire [CNT_W-1:0] rx_bytes,
+	output wire [CNT_W-1:0] rx_fcs_errors,
+	output wire [CNT_W-1:0] rx_runts,
+	output wire [CNT_W-1:0] rx_giants,
+	output wire [CNT_W-1:0] rx_drops,
+	output wire [CNT_W-1:0] tx_frames,
+	output wire [CNT_W-1:0] tx_bytes,
+	output wire [CNT_W-1:0] tx_drops
+);
+
+generate
+	if (MAX_FRAME < 64) begin : g_bad_max
+		pisa_mac_rmii_error_max_frame_must_be_at_least_64 u_stop ();
+	end
+	if ((1 << RX_AW) != RX_DEPTH || RX_DEPTH < MAX_FRAME - 4) begin : g_bad_rx_depth
+		pisa_mac_rmii_error_rx_depth_must_be_power_of_2_at_least_max_frame_minus_4 u_stop ();
+	end
+	if ((1 << TX_AW) != TX_DEPTH || TX_DEPTH < MAX_FRAME - 4) begin : g_bad_tx_depth
+		pisa_mac_rmii_error_tx_depth_must_be_power_of_2_at_least_max_frame_minus_4 u_stop ();
+	end
+	if (CNT_W < LEN_W) begin : g_bad_cnt_w
+		pisa_mac_rmii_error_cnt_w_must_hold_max_frame u_stop ();
+	end
+endgenerate
+
+localparam [LEN_W-1:0] LEN_MAX = MAX_FRAME[LEN_W-1:0];
+localparam integer DATA_MAX = MAX_FRAME - 4;
+localparam [LEN_W-1:0] LEN_DATA_MAX = DATA_MAX[LEN_W-1:0];
+localparam [LEN_W-1:0] LEN_MIN = 64;
+localparam [LEN_W-1:0] LEN_PAD = 60;
+localparam [LEN_W-1:0] LEN_FCS = 4;
+localparam [RX_AW:0] RX_FULL = RX_DEPTH[RX_AW:0];
+localparam [TX_AW:0] TX_FULL = TX_DEPTH[TX_AW:0];
+// CRC-32 of a frame with its own FCS appended, after xorout (the residue 0xDEBB20E3 inverted).
+localparam [31:0] CRC_GOOD = 32'h2144DF1C;
+
+// ==== receive (rmii_clk) ====
+
+// Input flops.
+reg [1:0] rxd_q;
+reg dv_q = 1'b0;
+always @(posedge rmii_clk) begin
+	rxd_q <= rmii_rxd;
+	dv_q <= rmii_crs_dv;
+	if (rmii_rst)
+		dv_q <= 1'b0;
+end
+
+localparam [1:0] RX_HUNT = 2'd0, RX_FRAME = 2'd1, RX_DISCARD = 2'd2;
+
+reg [1:0] rx_state_reg = RX_HUNT, rx_state_next;
+reg rx_pre_reg = 1'b0, rx_pre_next;        // a preamble dibit seen
+reg rx_lock_reg = 1'b0, rx_lock_next;      // 10 Mb/s: sampling phase found
+reg [3:0] rx_div_reg = 4'd0, rx_div_next;  // 10 Mb/s: cycle within the dibit
+reg [1:0] rx_pd_reg = 2'b00, rx_pd_next;   // the previous dibit and its CRS_DV
+reg rx_pdv_reg = 1'b0, rx_pdv_next;
+reg [1:0] rx_di_reg = 2'd0, rx_di_next;    // dibit within the byte
+reg [7:0] rx_sr_reg, rx_sr_next;           // byte being assembled, LSB first
+reg [LEN_W-1:0] rx_len_reg = {LEN_W{1'b0}}, rx_len_next;  // bytes so far, saturates at MAX
+reg rx_giant_reg = 1'b0, rx_giant_next;
+reg rx_ovf_reg = 1'b0, rx_ovf_next;
+reg [39:0] rx_dl_reg, rx_dl_next;          // delay line: [7:0] newest byte, [39:32] oldest
+reg [RX_AW:0] rx_wr_reg = {(RX_AW+1){1'b0}}, rx_wr_next;
+reg [RX_AW:0] rx_commit_reg = {(RX_AW+1){1'b0}}, rx_commit_next;
+reg [RX_AW:0] rx_rd_reg = {(RX_AW+1){1'b0}}, rx_rd_next;
+reg rx_we;
+reg [8:0] rx_wdata;
+reg [CNT_W-1:0] rx_frames_reg = {CNT_W{1'b0}}, rx_frames_next;
+reg [CNT_W-1:0] rx_bytes_reg = {CNT_W{1'b0}}, rx_bytes_next;
+reg [CNT_W-1:0] rx_fcs_reg = {CNT_W{1'b0}}, rx_fcs_next;
+reg [CNT_W-1:0] rx_runts_reg = {CNT_W{1'b0}}, rx_runts_next;
+reg [CNT_W-1:0] rx_giants_reg = {CNT_W{1'b0}}, rx_giants_next;
+reg [CNT_W-1:0] rx_drops_reg = {CNT_W{1'b0}}, rx_drops_next;
+
+// Drain side of the RX buffer: an output register in front of the clock-crossing FIFO.
+reg [8:0] rxo_data_reg;
+reg rxo_valid_reg = 1'b0, rxo_valid_next;
+wire rxc_s_ready;
+
+wire rx_sample = mode_10m ? (rx_lock_reg && rx_div_reg == 4'd5) : 1'b1;
+wire rx_data_dibit = rx_sample && (rx_pdv_reg || dv_q);
+wire rx_end = rx_sample && !rx_pdv_reg && !dv_q;
+wire rx_byte_evt = rx_state_reg == RX_FRAME && rx_data_dibit && rx_di_reg == 2'd3;
+wire [7:0] rx_byte = {rx_pd_reg, rx_sr_reg[7:2]};
+wire rx_fin = rx_state_reg == RX_FRAME && rx_end;
+wire rx_full = (rx_wr_reg - rx_rd_reg) == RX_FULL;
+wire rxo_load = rx_rd_reg != rx_commit_reg && (!rxo_valid_reg || rxc_s_ready);
+
+wire [31:0] rx_crc;
+wire rx_crc_valid;
+wire rx_crc_s_ready_unused;
+
+pisa_crc32 #(.WIDTH(8)) u_rx_crc (
+	.clk(rmii_clk), .rst(rmii_rst),
+	.s_data(rx_byte), .s_keep(rx_byte_evt), .s_last(rx_fin),
+	.s_valid(rx_byte_evt || rx_fin), .s_ready(rx_crc_s_ready_unused),
+	.m_crc(rx_crc), .m_valid(rx_crc_valid), .m_ready(1'b1)
+);
+
+always @* begin
+	rx_state_next = rx_state_reg;
+	rx_pre_next = rx_pre_reg;
+	rx_lock_next = rx_lock_reg;
+	rx_div_next = rx_div_reg;
+	rx_pd_next = rx_pd_reg;
+	rx_pdv_next = rx_pdv_reg;
+	rx_di_next = rx_di_reg;
+	rx_sr_next = rx_sr_reg;
+	rx_len_next = rx_len_reg;
+	rx_giant_next = rx_giant_reg;
+	rx_ovf_next = rx_ovf_reg;
+	rx_dl_next = rx_dl_reg;
+	rx_wr_next = rx_wr_reg;
+	rx_commit_next = rx_commit_reg;
+	rx_rd_next = rx_rd_reg;
+	rx_we = 1'b0;
+	rx_wdata = {1'b0, rx_dl_reg[39:32]};
+	rx_frames_next = rx_frames_reg;
+	rx_bytes_next = rx_bytes_reg;
+	rx_fcs_next = rx_fcs_reg;
+	rx_runts_next = rx_runts_reg;
+	rx_giants_next = rx_giants_reg;
+	rx_drops_next = rx_drops_reg;
+	rxo_valid_next = rxo_valid_reg;
+
+	// 10 Mb/s sampling phase.
+	if (rx_lock_reg)
+		rx_div_next = rx_div_reg == 4'd9 ? 4'd0 : rx_div_reg + 4'd1;
+	if (mode_10m && !rx_lock_reg && rx_state_reg == RX_HUNT && dv_q && rxd_q == 2'b01) begin
+		rx_lock_next = 1'b1;
+		rx_div_next = 4'd1;
+	end
+
+	if (rx_sample) begin
+		rx_pd_next = rxd_q;
+		rx_pdv_next = dv_q;
+	end
+
+	if (rx_end) begin
+		rx_state_next = RX_HUNT;
+		rx_pre_next = 1'b0;
+		rx_lock_next = 1'b0;
+	end else if (rx_data_dibit) begin
+		case (rx_state_reg)
+		RX_HUNT: begin
+			case (rx_pd_reg)
+			2'b01: rx_pre_next = 1'b1;
+			2'b11: begin
+				if (rx_pre_reg) begin
+					rx_state_next = RX_FRAME;
+					rx_di_next = 2'd0;
+					rx_len_next = {LEN_W{1'b0}};
+					rx_giant_next = 1'b0;
+					rx_ovf_next = 1'b0;
+					rx_wr_next = rx_commit_reg;
+				end else begin
+					rx_state_next = RX_DISCARD;
+				end
+			end
+			2'b10: rx_state_next = RX_DISCARD;
+			default: rx_pre_next = 1'b0;
+			endcase
+		end
+		RX_FRAME: begin
+			rx_sr_next = {rx_pd_reg, rx_sr_reg[7:2]};
+			rx_di_next = rx_di_reg + 2'd1;
+			if (rx_di_reg == 2'd3) begin
+				rx_dl_next = {rx_dl_reg[31:0], rx_byte};
+				if (rx_len_reg == LEN_MAX) begin
+					rx_giant_next = 1'b1;
+				end else begin
+					rx_len_next = rx_len_reg + 1'b1;
+					// Byte rx_len_reg arrives: byte rx_len_reg - 5 leaves the delay line.
+					if (rx_len_reg >= 5 && !rx_ovf_reg) begin
+						if (rx_full) begin
+							rx_ovf_next = 1'b1;
+						end else begin
+							rx_we = 1'b1;
+							rx_wr_next = rx_wr_reg + 1'b1;
+						end
+					end
+				end
+			end
+		end
+		default: ;
+		endcase
+	end
+
+	// One cycle after the end of a frame: its CRC is here; commit it or take it back.
+	if (rx_crc_valid) begin
+		rx_wr_next = rx_commit_reg;
+		if (rx_len_reg < LEN_MIN) begin
+			rx_runts_next = rx_runts_reg + 1'b1;
+		end else if (rx_giant_reg) begin
+			rx_giants_next = rx_giants_reg + 1'b1;
+		end else if (rx_crc != CRC_GOOD) begin
+			rx_fcs_next = rx_fcs_reg + 1'b1;
+		end else if (rx_ovf_reg || rx_full) begin
+			rx_drops_next = rx_drops_reg + 1'b1;
+		end else begin
+			rx_we = 1'b1;
+			rx_wdata = {1'b1, rx_dl_reg[39:32]};
+			rx_wr_next = rx_wr_reg + 1'b1;
+			rx_commit_next = rx_wr_reg + 1'b1;
+			rx_frames_next = rx_frames_reg + 1'b1;
+			rx_bytes_next = rx_bytes_reg + {{(CNT_W-LEN_W){1'b0}}, rx_len_reg};
+		end
+	end
+
+	if (rxo_load) begin
+		rx_rd_next = rx_rd_reg + 1'b1;
+		rxo_valid_next = 1'b1;
+	end else if (rxo_valid_reg && rxc_s_ready) begin
+		rxo_valid_next = 1'b0;
+	end
+end
+
+always @(posedge rmii_clk) begin
+	rx_state_reg <= rx_state_next;
+	rx_pre_reg <= rx_pre_next;
+	rx_lock_reg <= rx_lock_next;
+	rx_div_reg <= rx_div_next;
+	rx_pd_reg <= rx_pd_next;
+	rx_pdv_reg <= rx_pdv_next;
+	rx_di_reg <= rx_di_next;
+	rx_sr_reg <= rx_sr_next;
+	rx_len_reg <= rx_len_next;
+	rx_giant_reg <= rx_giant_next;
+	rx_ovf_reg <= rx_ovf_next;
+	rx_dl_reg <= rx_dl_next;
+	rx_wr_reg <= rx_wr_next;
+	rx_commit_reg <= rx_commit_next;
+	rx_rd_reg <= rx_rd_next;
+	rx_frames_reg <= rx_frames_next;
+	rx_bytes_reg <= rx_bytes_next;
+	rx_fcs_reg <= rx_fcs_next;
+	rx_runts_reg <= rx_runts_next;
+	rx_giants_reg <= rx_giants_next;
+	rx_drops_reg <= rx_drops_next;
+	rxo_valid_reg <= rxo_valid_next;
+	if (rmii_rst) begin
+		rx_state_reg <= RX_HUNT;
+		rx_pre_reg <= 1'b0;
+		rx_lock_reg <= 1'b0;
+		rx_div_reg <= 4'd0;
+		rx_pd_reg <= 2'b00;
+		rx_pdv_reg <= 1'b0;
+		rx_di_reg <= 2'd0;
+		rx_len_reg <= {LEN_W{1'b0}};
+		rx_giant_reg <= 1'b0;
+		rx_ovf_reg <= 1'b0;
+		rx_wr_reg <= {(RX_AW+1){1'b0}};
+		rx_commit_reg <= {(RX_AW+1){1'b0}};
+		rx_rd_reg <= {(RX_AW+1){1'b0}};
+		rx_frames_reg <= {CNT_W{1'b0}};
+		rx_bytes_reg <= {CNT_W{1'b0}};
+		rx_fcs_reg <= {CNT_W{1'b0}};
+		rx_runts_reg <= {CNT_W{1'b0}};
+		rx_giants_reg <= {CNT_W{1'b0}};
+		rx_drops_reg <= {CNT_W{1'b0}};
+		rxo_valid_reg <= 1'b0;
+	end
+end
+
+// RX buffer memory: one write port (the frame writer), one read port (the drain), both in
+// rmii_clk, no reset, so yosys infers block RAM. The drain reads only committed words, the
+// writer writes only uncommitted ones.
+(* ram_style = BUF_RAM_STYLE *)
+reg [8:0] rx_mem [0:RX_DEPTH-1];
+always @(posedge rmii_clk) begin
+	if (rx_we)
+		rx_mem[rx_wr_reg[RX_AW-1:0]] <= rx_wdata;
+	if (rxo_load)
+		rxo_data_reg <= rx_mem[rx_rd_reg[RX_AW-1:0]];
+end
+
+wire [8:0] rxc_m_data;
+
+pisa_async_fifo #(.WIDTH(9), .DEPTH(CDC_DEPTH), .RAM_STYLE(CDC_RAM_STYLE),
+	.SYNC_STAGES(SYNC_STAGES)) u_rx_cdc (
+	.s_clk(rmii_clk), .s_rst(rmii_rst),
+	.s_data(rxo_data_reg), .s_valid(rxo_valid_reg), .s_ready(rxc_s_ready),
+	.m_clk(clk), .m_rst(rst),
+	.m_data(rxc_m_data), .m_valid(rx_valid), .m_ready(rx_ready)
+);
+
+assign rx_data = rxc_m_data[7:0];
+assign rx_last = rxc_m_data[8];
+
+assign rx_frames = rx_frames_reg;
+assign rx_bytes = rx_bytes_reg;
+assign rx_fcs_errors = rx_fcs_reg;
+assign rx_runts = rx_runts_reg;
+assign rx_giants = rx_giants_reg;
+assign rx_drops = rx_drops_reg;
+
+// ==== transmit ====
+
+wire [8:0] txc_data;
+wire txc_valid;
+wire txc_ready;
+
+pisa_async_fifo #(.WIDTH(9), .DEPTH(CDC_DEPTH), .RAM_STYLE(CDC_RAM_STYLE),
+	.SYNC_STAGES(SYNC_STAGES)) u_tx_cdc (
+	.s_clk(clk), .s_rst(rst),
+	.s_data({tx_last, tx_data}), .s_valid(tx_valid), .s_ready(tx_ready),
+	.m_clk(rmii_clk), .m_rst(rmii_rst),
+	.m_data(txc_data), .m_valid(txc_valid), .m_ready(txc_ready)
+);
+
+// TX buffer writer: frames go in past the commit pointer, which moves past a frame at its
+// last byte; the engine below only sends committed frames.
+reg [TX_AW:0] tx_wr_reg = {(TX_AW+1){1'b0}}, tx_wr_next;
+reg [TX_AW:0] tx_commit_reg = {(TX_AW+1){1'b0}}, tx_commit_next;
+reg [TX_AW:0] tx_rd_reg = {(TX_AW+1){1'b0}}, tx_rd_next;
+reg [LEN_W-1:0] tx_n_reg = {LEN_W{1'b0}}, tx_n_next;  // bytes of the frame being written
+reg tx_skip_reg = 1'b0, tx_skip_next;                  // dropping the rest of a long frame
+reg tx_we;
+reg [CNT_W-1:0] tx_drops_reg = {CNT_W{1'b0}}, tx_drops_next;
+
+wire tx_full = (tx_wr_reg - tx_rd_reg) == TX_FULL;
+wire tx_over = tx_n_reg == LEN_DATA_MAX;
+// A byte past the longest frame is always taken (and the frame dropped), so a long frame
+// cannot wait forever for space that its own bytes hold.
+assign txc_ready = tx_skip_reg || tx_over || !tx_full;
+wire txc_pop = txc_valid && txc_ready;
+
+// TX engine.
+localparam [2:0] TX_IDLE = 3'd0, TX_PRE = 3'd1, TX_DATA = 3'd2, TX_PAD = 3'd3, TX_FCS = 3'd4,
+	TX_IFG = 3'd5;
+
+reg [2:0] tx_state_reg = TX_IDLE, tx_state_next;
+reg [3:0] tx_div_reg = 4'd0, tx_div_next;      // 10 Mb/s: cycle within the dibit
+reg [1:0] tx_di_reg = 2'd0, tx_di_next;        // dibit within the byte
+reg [5:0] tx_sh_reg, tx_sh_next;               // the byte's dibits still to send
+reg [1:0] tx_txd_reg = 2'b00, tx_txd_next;
+reg tx_en_reg = 1'b0, tx_en_next;
+reg tx_byte_en_reg = 1'b0, tx_byte_en_next;    // tx_en for the rest of the byte
+reg [3:0] tx_cnt_reg = 4'd0, tx_cnt_next;      // preamble, FCS and IFG byte count
+reg [LEN_W-1:0] tx_len_reg = {LEN_W{1'b0}}, tx_len_next;  // data + pad bytes sent
+reg [31:0] tx_fcs_reg, tx_fcs_next;
+reg tx_fin_reg = 1'b0, tx_fin_next;            // end the CRC frame (a cycle after its last byte)
+reg [8:0] tx_q_reg;                            // the TX buffer word at tx_rd_reg
+reg [7:0] tx_byte;
+reg tx_crc_push;
+reg [CNT_W-1:0] tx_frames_reg = {CNT_W{1'b0}}, tx_frames_next;
+reg [CNT_W-1:0] tx_bytes_reg = {CNT_W{1'b0}}, tx_bytes_next;
+
+wire tx_tick = mode_10m ? tx_div_reg == 4'd9 : 1'b1;
+wire [31:0] tx_crc;
+wire tx_crc_valid;
+wire tx_crc_s_ready_unused;
+
+pisa_crc32 #(.WIDTH(8)) u_tx_crc (
+	.clk(rmii_clk), .rst(rmii_rst),
+	.s_data(tx_byte), .s_keep(tx_crc_push), .s_last(tx_fin_reg),
+	.s_valid(tx_crc_push || tx_fin_reg), .s_ready(tx_crc_s_ready_unused),
+	.m_crc(tx_crc), .m_valid(tx_crc_valid), .m_ready(1'b1)
+);
+
+always @* begin
+	tx_wr_next = tx_wr_reg;
+	tx_commit_next = tx_commit_reg;
+	tx_rd_next = tx_rd_reg;
+	tx_n_next = tx_n_reg;
+	tx_skip_next = tx_skip_reg;
+	tx_we = 1'b0;
+	tx_drops_next = tx_drops_reg;
+	tx_state_next = tx_state_reg;
+	tx_div_next = 4'd0;
+	tx_di_next = tx_di_reg;
+	tx_sh_next = tx_sh_reg;
+	tx_txd_next = tx_txd_reg;
+	tx_en_next = tx_en_reg;
+	tx_byte_en_next = tx_byte_en_reg;
+	tx_cnt_next = tx_cnt_reg;
+	tx_len_next = tx_len_reg;
+	tx_fcs_next = tx_fcs_reg;
+	tx_fin_next = 1'b0;
+	tx_byte = 8'h00;
+	tx_crc_push = 1'b0;
+	tx_frames_next = tx_frames_reg;
+	tx_bytes_next = tx_bytes_reg;
+
+	// Writer.
+	if (txc_pop) begin
+		if (tx_skip_reg) begin
+			tx_skip_next = !txc_data[8];
+		end else if (tx_over) begin
+			tx_wr_next = tx_commit_reg;
+			tx_n_next = {LEN_W{1'b0}};
+			tx_skip_next = !txc_data[8];
+			tx_drops_next = tx_drops_reg + 1'b1;
+		end else begin
+			tx_we = 1'b1;
+			tx_wr_next = tx_wr_reg + 1'b1;
+			if (txc_data[8]) begin
+				tx_commit_next = tx_wr_reg + 1'b1;
+				tx_n_next = {LEN_W{1'b0}};
+			end else begin
+				tx_n_next = tx_n_reg + 1'b1;
+			end
+		end
+	end
+
+	// Engine.
+	if (mode_10m)
+		tx_div_next = tx_div_reg == 4'd9 ? 4'd0 : tx_div_reg + 4'd1;
+	if (tx_crc_valid)
+		tx_fcs_next = tx_crc;
+
+	if (tx_tick) begin
+		tx_di_next = tx_di_reg + 2'd1;
+		if (tx_di_reg == 2'd0) begin
+			// A byte starts: choose it.
+			tx_byte_en_next = 1'b1;
+			case (tx_state_reg)
+			TX_IDLE: begin
+				if (tx_commit_reg != tx_rd_reg) begin
+					tx_byte = 8'h55;
+					tx_cnt_next = 4'd1;
+					tx_state_next = TX_PRE;
+				end else begin
+					tx_byte_en_next = 1'b0;
+				end
+			end
+			TX_PRE: begin
+				tx_cnt_next = tx_cnt_reg + 4'd1;
+				if (tx_cnt_reg == 4'd7) begin
+					tx_byte = 8'hD5;
+					tx_len_next = {LEN_W{1'b0}};
+					tx_state_next = TX_DATA;
+				end else begin
+					tx_byte = 8'h55;
+				end
+			end
+			TX_DATA: begin
+				tx_byte = tx_q_reg[7:0];
+				tx_crc_push = 1'b1;
+				tx_rd_next = tx_rd_reg + 1'b1;
+				tx_len_next = tx_len_reg + 1'b1;
+				if (tx_q_reg[8]) begin
+					if (tx_len_reg + 1'b1 < LEN_PAD) begin
+						tx_state_next = TX_PAD;
+					end else begin
+						tx_state_next = TX_FCS;
+						tx_cnt_next = 4'd0;
+						tx_fin_next = 1'b1;
+					end
+				end
+			end
+			TX_PAD: begin
+				tx_crc_push = 1'b1;
+				tx_len_next = tx_len_reg + 1'b1;
+				if (tx_len_reg + 1'b1 == LEN_PAD) begin
+					tx_state_next = TX_FCS;
+					tx_cnt_next = 4'd0;
+					tx_fin_next = 1'b1;
+				end
+			end
+			TX_FCS: begin
+				tx_byte = tx_fcs_reg[7:0];
+				tx_fcs_next = {8'h00, tx_fcs_reg[31:8]};
+				tx_cnt_next = tx_cnt_reg + 4'd1;
+				if (tx_cnt_reg == 4'd3) begin
+					tx_state_next = TX_IFG;
+					tx_cnt_next = 4'd0;
+					tx_frames_next = tx_frames_reg + 1'b1;
+					tx_bytes_next = tx_bytes_reg
+						+ {{(CNT_W-LEN_W){1'b0}}, tx_len_reg + LEN_FCS};
+				end
+			end
+			TX_IFG: begin
+				tx_byte_en_next = 1'b0;
+				tx_cnt_next = tx_cnt_reg + 4'd1;
+				if (tx_cnt_reg == 4'd11)
+					tx_state_next = TX_IDLE;
+			end
+			default: begin
+				tx_byte_en_next = 1'b0;
+				tx_state_next = TX_IDLE;
+			end
+			endcase
+			tx_txd_next = tx_byte_en_next ? tx_byte[1:0] : 2'b00;
+			tx_en_next = tx_byte_en_next;
+			tx_sh_next = tx_byte[7:2];
+		end else begin
+			tx_txd_next = tx_byte_en_reg ? tx_sh_reg[1:0] : 2'b00;
+			tx_en_next = tx_byte_en_reg;
+			tx_sh_next = {2'b00, tx_sh_reg[5:2]};
+		end
+	end
+end
+
+always @(posedge rmii_clk) begin
+	tx_wr_reg <= tx_wr_next;
+	tx_commit_reg <= tx_commit_next;
+	tx_rd_reg <= tx_rd_next;
+	tx_n_reg <= tx_n_next;
+	tx_skip_reg <= tx_skip_next;
+	tx_drops_reg <= tx_drops_next;
+	tx_state_reg <= tx_state_next;
+	tx_div_reg <= tx_div_next;
+	tx_di_reg <= tx_di_next;
+	tx_sh_reg <= tx_sh_next;
+	tx_txd_reg <= tx_txd_next;
+	tx_en_reg <= tx_en_next;
+	tx_byte_en_reg <= tx_byte_en_next;
+	tx_cnt_reg <= tx_cnt_next;
+	tx_len_reg <= tx_len_next;
+	tx_fcs_reg <= tx_fcs_next;
+	tx_fin_reg <= tx_fin_next;
+	tx_frames_reg <= tx_frames_next;
+	tx_bytes_reg <= tx_bytes_next;
+	if (rmii_rst) begin
+		tx_wr_reg <= {(TX_AW+1){1'b0}};
+		tx_commit_reg <= {(TX_AW+1){1'b0}};
+		tx_rd_reg <= {(TX_AW+1){1'b0}};
+		tx_n_reg <= {LEN_W{1'b0}};
+		tx_skip_reg <= 1'b0;
+		tx_drops_reg <= {CNT_W{1'b0}};
+		tx_state_reg <= TX_IDLE;
+		tx_div_reg <= 4'd0;
+		tx_di_reg <= 2'd0;
+		tx_txd_reg <= 2'b00;
+		tx_en_reg <= 1'b0;
+		tx_byte_en_reg <= 1'b0;
+		tx_cnt_reg <= 4'd0;
+		tx_len_reg <= {LEN_W{1'b0}};
+		tx_fin_reg <= 1'b0;
+		tx_frames_reg <= {CNT_W{1'b0}};
+		tx_bytes_reg <= {CNT_W{1'b0}};
+	end
+end
+
+// TX buffer memory: written by the writer, read continuously at tx_rd_reg (the engine uses
+// the word at least two cycles after tx_rd_reg moves).
+(* ram_style = BUF_RAM_STYLE *)
+reg [8:0] tx_mem [0:TX_DEPTH-1];
+always @(posedge rmii_clk) begin
+	if (tx_we)
+		tx_mem[tx_wr_reg[TX_AW-1:0]] <= txc_data;
+	tx_q_reg <= tx_mem[tx_rd_reg[TX_AW-1:0]];
+end
+
+assign rmii_txd = tx_txd_reg;
+assign rmii_tx_en = tx_en_reg;
+assign tx_frames = tx_frames_reg;
+assign tx_bytes = tx_bytes_reg;
+assign tx_drops = tx_drops_reg;
+
+endmodule
+
+`resetall
