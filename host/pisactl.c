@@ -3,7 +3,8 @@
  * pisactl.c: the command line of an OpenPISA switch. It sends
  * simple_switch_CLI commands (and load, packet-out, listen, status) to
  * pisad and prints the answers: one command from the arguments, a commands
- * file on stdin, or an interactive prompt.
+ * file on stdin, or an interactive prompt. flash talks to the board itself,
+ * not to pisad (pisactl_flash.c).
  */
 #include <errno.h>
 #include <signal.h>
@@ -22,12 +23,12 @@
 #include "hostcommon.h"
 #include "pisa_file.h"
 #include "pisa_image.h"
+#include "pisactl_flash.h"
 
 #define EXIT_OK 0
 #define EXIT_FAILED 1
 #define EXIT_NO_PISAD 2
 #define EXIT_USAGE 3
-#define EXIT_NOT_IMPL 4
 
 static const char usage_text[] =
 "usage: pisactl [--socket PATH] [COMMAND ARGS...]\n"
@@ -41,7 +42,9 @@ static const char usage_text[] =
 "  packet-out PORT HEX   inject a packet (hex bytes) into ingress on PORT\n"
 "  listen                print packet-ins and digests until interrupted\n"
 "  status                the daemon's state: board, link, program, restores\n"
-"  flash BITSTREAM       program the board's flash (not implemented yet)\n"
+"  flash BITSTREAM [--board NAME] [--device SERIAL] [--cable NAME]\n"
+"                        write a bitstream into the board's configuration flash\n"
+"                        (talks to the board over USB, not to pisad; see below)\n"
 "\n"
 "A commands file on stdin runs line by line ('#' comments and blank lines are\n"
 "skipped); a failing line is reported with its number and the rest still runs.\n"
@@ -54,7 +57,8 @@ static const char usage_text[] =
 "  1  a command failed (for a file: at least one line failed)\n"
 "  2  cannot reach pisad\n"
 "  3  usage error\n"
-"  4  not implemented yet\n";
+"\n"
+PISACTL_FLASH_HELP;
 
 static const char *sock_path;
 static int pisad_fd = -1;
@@ -238,8 +242,8 @@ static const char *skip_ws(const char *s)
 }
 
 /*
- * Runs one line. Returns 0 ok, 1 failed, 2 pisad unreachable, 3 usage,
- * 4 not implemented; -1 for a line with nothing to run.
+ * Runs one line. Returns 0 ok, 1 failed, 2 pisad unreachable, 3 usage;
+ * -1 for a line with nothing to run.
  */
 static int run_line(const char *line)
 {
@@ -257,8 +261,10 @@ static int run_line(const char *line)
 	n = (size_t)(e - s);
 	snprintf(word, sizeof(word), "%.*s", (int)(n < sizeof(word) ? n : sizeof(word) - 1), s);
 	if (!strcmp(word, "flash")) {
-		fprintf(stderr, "pisactl: flash is not implemented yet\n");
-		return 4;
+		int fr = pisactl_flash_line(s, len);
+
+		/* a commands file counts any failure as a failed line */
+		return fr == 0 ? 0 : fr == PISACTL_FLASH_EXIT_USAGE ? 3 : 1;
 	}
 	if (len > HC_MAX_CMD) {
 		fprintf(stderr, "Error: command line longer than %u bytes\n", HC_MAX_CMD);
@@ -395,6 +401,8 @@ int main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	if (first < argc && !strcmp(argv[first], "flash"))
+		return pisactl_flash(argc - first - 1, argv + first + 1);
 	if (first >= argc) {
 		if (isatty(0))
 			return run_interactive();

@@ -115,10 +115,7 @@ check pisactl_no_pisad_exit_2 test "$rc" -eq 2 -a -s "$T/err"
 rc=$?
 WHY="exit $rc"
 check pisactl_usage_exit_3 test "$rc" -eq 3
-"$CTL" flash top.bin >/dev/null 2>"$T/err"
-rc=$?
-WHY="exit $rc"
-check pisactl_flash_not_implemented_exit_4 test "$rc" -eq 4
+# pisactl flash has its own tests: tests/flash
 "$CTL" --help >"$T/out"
 check pisactl_help_documents_exit_codes has "$T/out" "2  cannot reach pisad"
 
