@@ -3,6 +3,7 @@
 #   make test     install what is missing, build with ASan+UBSan (build/san), run every test
 #   make demo     install what is missing, build, run the examples in simulation
 #   make bench    benchmarks; figures go to docs/performance.md by hand, see that file
+#   make fuzz-rtl differential test of the RTL core against pisa-model, SEED=S N=packets
 #   make deps     install Debian packages (as root) or print the apt-get line
 SUBDIRS := lib model stf p4lower host tests hw
 
@@ -22,7 +23,10 @@ demo: deps all
 bench: all
 	@bash scripts/bench.sh
 
+fuzz-rtl: all
+	@$(MAKE) --no-print-directory -C tests/rtl fuzz
+
 clean:
 	rm -rf build
 
-.PHONY: all deps test demo bench clean
+.PHONY: all deps test demo bench clean fuzz-rtl

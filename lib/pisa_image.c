@@ -18,6 +18,7 @@
 #include "pisa_bytes.h"
 #include "pisa_image.h"
 #include "pisa_file.h"
+#include "pisa_hwconf.h"
 #include "pisa_switch.h"
 
 /* ---- Layout constants (docs/config-image.md) ---- */
@@ -29,17 +30,20 @@
 #define MAX_PHV_BYTES 8192	/* bit offsets are 16 bits */
 #define MAX_FILE (256u << 20)	/* pisa_image_read_file refuses bigger files */
 
-/* Section types are the index + 1. */
+/* Section types are the index + 1. The first SEC_REQUIRED are in every image;
+ * HWCONF (1.1) is written by every 1.1 writer and optional to a reader. */
 enum sec_id {
 	SEC_BOARD, SEC_HEADERS, SEC_PARSER, SEC_TABLES, SEC_ACTIONS,
 	SEC_EXTERNS, SEC_DEPARSER, SEC_TM, SEC_RUNTIME, SEC_CONST_ROWS,
+	SEC_REQUIRED,
+	SEC_HWCONF = SEC_REQUIRED,
 	SEC_COUNT,
 	SEC_FILE_HEADER = -1,	/* for errors in the header and section table */
 };
 
 static const char *const sec_names[SEC_COUNT] = {
 	"BOARD", "HEADERS", "PARSER", "TABLES", "ACTIONS",
-	"EXTERNS", "DEPARSER", "TM", "RUNTIME", "CONST_ROWS",
+	"EXTERNS", "DEPARSER", "TM", "RUNTIME", "CONST_ROWS", "HWCONF",
 };
 
 static const char *sec_name(int sec)
@@ -1598,9 +1602,32 @@ static void w_const_rows(struct wbuf *w, const struct pisa_image *img)
 	}
 }
 
+/* HWCONF: u32 status, then the RTL core's configuration words (status 0,
+ * u64 each) or why the core cannot run the image (a positive pisa_err and
+ * its reason as text). Derived from the rest; a reader only checks its CRC. */
+static void w_hwconf(struct wbuf *w, const struct pisa_image *img)
+{
+	struct pisa_hwconf hc;
+	char why[256];
+	int e = pisa_hwconf_build(img, &pisa_hwconf_sim_limits, &hc, why, sizeof(why));
+	uint32_t i;
+
+	if (e < 0) {
+		w_u32(w, (uint32_t)-e);
+		w_bytes(w, (const uint8_t *)why, strlen(why));
+		return;
+	}
+	w_u32(w, 0);
+	for (i = 0; i < hc.nwords; i++) {
+		w_u32(w, (uint32_t)hc.words[i]);
+		w_u32(w, (uint32_t)(hc.words[i] >> 32));
+	}
+	pisa_hwconf_free(&hc);
+}
+
 static void (*const writers[SEC_COUNT])(struct wbuf *, const struct pisa_image *) = {
 	w_board, w_headers, w_parser, w_tables, w_actions,
-	w_externs, w_deparser, w_tm, w_runtime, w_const_rows,
+	w_externs, w_deparser, w_tm, w_runtime, w_const_rows, w_hwconf,
 };
 
 int pisa_image_write(const struct pisa_image *img, uint8_t **buf, size_t *len)
@@ -2445,8 +2472,8 @@ static int dec_const_rows(struct rctx *r, struct pisa_rd *rd, struct pisa_image 
 	return 0;
 }
 
-static int (*const decoders[SEC_COUNT])(struct rctx *, struct pisa_rd *,
-					struct pisa_image *) = {
+static int (*const decoders[SEC_REQUIRED])(struct rctx *, struct pisa_rd *,
+					   struct pisa_image *) = {
 	dec_board, dec_headers, dec_parser, dec_tables, dec_actions,
 	dec_externs, dec_deparser, dec_tm, dec_runtime, dec_const_rows,
 };
@@ -2501,6 +2528,10 @@ static int read_layout(struct rctx *r, struct sec_ent *ent)
 		uint32_t off = pisa_get_le32(e + 4), len = pisa_get_le32(e + 8);
 		int s = type >= 1 && type <= SEC_COUNT ? type - 1 : SEC_FILE_HEADER;
 
+		/* HWCONF is a 1.1 section: in a 1.0 image it is an unknown type */
+		if (s == SEC_HWCONF && r->minor < 1)
+			s = SEC_FILE_HEADER;
+
 		r->sec = s;
 		if (s == SEC_FILE_HEADER && r->minor <= PISA_IMAGE_VERSION_MINOR)
 			return rfail(r, PISA_E_FORMAT, eoff, "unknown section type %u in a %u.%u image",
@@ -2529,13 +2560,41 @@ static int read_layout(struct rctx *r, struct sec_ent *ent)
 	if (prev_end != r->len)
 		return rfail(r, PISA_E_FORMAT, prev_end, "%zu bytes after the last section",
 			     r->len - prev_end);
-	for (i = 0; i < SEC_COUNT; i++) {
+	for (i = 0; i < SEC_REQUIRED; i++) {
 		if (!ent[i].present) {
 			r->sec = i;
 			return rfail(r, PISA_E_FORMAT, HDR_BYTES, "missing from the section table");
 		}
 	}
 	return 0;
+}
+
+/* HWCONF is derived from the rest: it must be what this writer makes of the
+ * image (a newer minor version may append to it). */
+static int check_hwconf(struct rctx *r, const struct pisa_image *img, const struct sec_ent *e)
+{
+	struct wbuf w = { 0 };
+	size_t n;
+	int ret = 0;
+
+	w_hwconf(&w, img);
+	if (w.oom) {
+		free(w.p);
+		return -PISA_E_NOMEM;
+	}
+	r->sec = SEC_HWCONF;
+	n = w.len < e->len ? w.len : e->len;
+	if (e->len < w.len || (e->len > w.len && r->minor <= PISA_IMAGE_VERSION_MINOR) ||
+	    memcmp(r->buf + e->off, w.p, n)) {
+		size_t i = 0;
+
+		while (i < n && r->buf[e->off + i] == w.p[i])
+			i++;
+		ret = rfail(r, PISA_E_FORMAT, e->off + i, "does not match the image (%zu bytes, "
+			    "%zu expected): written by another version?", e->len, w.len);
+	}
+	free(w.p);
+	return ret;
 }
 
 int pisa_image_read(const uint8_t *buf, size_t len, struct pisa_image **out,
@@ -2563,7 +2622,7 @@ int pisa_image_read(const uint8_t *buf, size_t len, struct pisa_image **out,
 	if (!img)
 		return -PISA_E_NOMEM;
 	/* in type order, whatever the file order: RUNTIME needs the counts */
-	for (s = 0; s < SEC_COUNT; s++) {
+	for (s = 0; s < SEC_REQUIRED; s++) {
 		r.sec = s;
 		loc.sec_off[s] = ent[s].off;
 		pisa_rd_init(&rd, buf, ent[s].off, ent[s].off + ent[s].len);
@@ -2580,6 +2639,11 @@ int pisa_image_read(const uint8_t *buf, size_t len, struct pisa_image **out,
 	ret = check(img, detail, detail_len, &loc);
 	if (ret)
 		goto fail;
+	if (ent[SEC_HWCONF].present) {
+		ret = check_hwconf(&r, img, &ent[SEC_HWCONF]);
+		if (ret)
+			goto fail;
+	}
 	loc_free(&loc);
 	*out = img;
 	return 0;

@@ -22,7 +22,7 @@
 
 #define PISA_IMAGE_MAGIC 0x41534950u /* "PISA" read as a little-endian u32 */
 #define PISA_IMAGE_VERSION_MAJOR 1
-#define PISA_IMAGE_VERSION_MINOR 0
+#define PISA_IMAGE_VERSION_MINOR 1
 
 /* Ports: 9 bits as in v1model; 511 means drop. */
 #define PISA_PORT_BITS 9

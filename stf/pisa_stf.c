@@ -46,7 +46,11 @@ static void usage(FILE *f)
 		"\n"
 		"options:\n"
 		"  --image IMAGE      run this config image instead of compiling\n"
-		"  --target model|rtl where to run (default model; rtl is not supported yet)\n"
+		"  --target model|rtl where to run (default model). rtl runs pisa_core in\n"
+		"                     Icarus: the harness sim/tb/tb_pisa_harness.v, built by\n"
+		"                     'make -C hw harness' into build/sim/tb_pisa_harness.vvp\n"
+		"  --rtl-harness VVP  that harness (default: $PISA_RTL_HARNESS, else\n"
+		"                     ../sim/ or ../../sim/ beside " PROG ")\n"
 		"  --board NAME       board profile to compile for (with --image: the image\n"
 		"                     must have been built for it)\n"
 		"  -I DIR             include directory for p4lower (repeatable)\n"
@@ -63,7 +67,8 @@ static void usage(FILE *f)
 		"  1  the test failed\n"
 		"  2  could not compile, load or run: bad arguments, p4lower missing or\n"
 		"     failing, unreadable image, malformed STF line, a CLI command rejected,\n"
-		"     or an unsupported target\n");
+		"     an unsupported target, or an image that uses what the RTL core does\n"
+		"     not implement yet (the message names it)\n");
 }
 
 static char *read_file(const char *path, size_t *len, char *why, size_t whylen)
@@ -94,22 +99,54 @@ static char *test_name(const char *path)
 }
 
 /* p4lower lives next to this binary (build/bin). */
-static int find_p4lower(char *buf, size_t buflen)
+/* The folder of this executable, into buf. */
+static int exe_dir(char *buf, size_t buflen)
 {
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	ssize_t n = readlink("/proc/self/exe", buf, buflen - 1);
 	char *slash;
 
 	if (n <= 0)
 		return -1;
-	self[n] = '\0';
-	slash = strrchr(self, '/');
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
 	if (!slash)
 		return -1;
 	*slash = '\0';
-	if ((size_t)snprintf(buf, buflen, "%s/p4lower", self) >= buflen)
+	return 0;
+}
+
+static int find_p4lower(char *buf, size_t buflen)
+{
+	char self[PATH_MAX];
+
+	if (exe_dir(self, sizeof(self)) < 0 ||
+	    (size_t)snprintf(buf, buflen, "%s/p4lower", self) >= buflen)
 		return -1;
 	return access(buf, X_OK);
+}
+
+/* The RTL harness: $PISA_RTL_HARNESS, else build/sim beside build/bin or
+ * build/san/bin. */
+static int find_harness(char *buf, size_t buflen)
+{
+	static const char *const rel[] = { "../sim", "../../sim" };
+	const char *env = getenv("PISA_RTL_HARNESS");
+	char self[PATH_MAX];
+	unsigned i;
+
+	if (env && env[0]) {
+		snprintf(buf, buflen, "%s", env);
+		return access(buf, R_OK);
+	}
+	if (exe_dir(self, sizeof(self)) < 0)
+		return -1;
+	for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		if ((size_t)snprintf(buf, buflen, "%s/%s/tb_pisa_harness.vvp", self, rel[i]) >= buflen)
+			return -1;
+		if (access(buf, R_OK) == 0)
+			return 0;
+	}
+	return -1;
 }
 
 /* Runs p4lower PROG.p4 [--board B] [-I D]... -o OUT; 0 when it succeeded. */
@@ -181,11 +218,12 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name)
 
 int main(int argc, char **argv)
 {
-	const char *image = NULL, *target = "model", *board = NULL, *v;
+	const char *image = NULL, *target = "model", *board = NULL, *harness = NULL, *v;
+	char harness_buf[PATH_MAX + 64];
 	const char *pos[2] = { NULL, NULL };
 	char *inc[MAX_INCLUDES];
 	int ninc = 0, npos = 0, i, rc = 2, e;
-	struct stf_opts o = { 0, stderr };
+	struct stf_opts o = { 0, stderr, NULL };
 	struct stf_file f = { 0, NULL };
 	struct pisa_image *img = NULL;
 	char err[1024], tmpdir[64] = "", out[128] = "", p4lower[PATH_MAX + 16];
@@ -205,6 +243,8 @@ int main(int argc, char **argv)
 			image = v;
 		} else if ((v = opt_value(argc, argv, &i, "--target"))) {
 			target = v;
+		} else if ((v = opt_value(argc, argv, &i, "--rtl-harness"))) {
+			harness = v;
 		} else if ((v = opt_value(argc, argv, &i, "--board"))) {
 			board = v;
 		} else if (!strncmp(a, "-I", 2)) {
@@ -235,8 +275,18 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (!strcmp(target, "rtl")) {
-		fprintf(stderr, PROG ": --target rtl is not supported yet; use --target model\n");
-		return 2;
+		if (!harness) {
+			if (find_harness(harness_buf, sizeof(harness_buf)) < 0) {
+				fprintf(stderr, PROG ": the RTL harness is not built (make -C hw "
+					"harness) or $PISA_RTL_HARNESS names no file\n");
+				return 2;
+			}
+			harness = harness_buf;
+		} else if (access(harness, R_OK) < 0) {
+			fprintf(stderr, PROG ": --rtl-harness %s: %s\n", harness, strerror(errno));
+			return 2;
+		}
+		o.rtl_harness = harness;
 	}
 	if (image ? npos != 1 : npos != 2) {
 		fprintf(stderr, image ? PROG ": --image takes exactly one TEST.stf\n" :

@@ -86,10 +86,12 @@ void stf_hex(char *buf, size_t buflen, const unsigned char *data, size_t len, si
 struct stf_opts {
 	int verbose;		/* commands, packets and the model trace to log */
 	FILE *log;
+	const char *rtl_harness;	/* NULL: run on pisa-model; else on the RTL, this
+					 * Icarus harness (stf_rtl.c) */
 };
 
 /*
- * Runs a parsed STF file on pisa-model with img. Returns 0 (pass), 1 (fail,
+ * Runs a parsed STF file on pisa-model (or the RTL) with img. Returns 0 (pass), 1 (fail,
  * first difference in msg), 2 (a statement could not run: "LINE: reason" in
  * msg) or 3 (the switch could not be set up: a reason in msg).
  */

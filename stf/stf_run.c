@@ -12,6 +12,7 @@
 #include "stf.h"
 #include "pisa_ctl.h"
 #include "../model/pisa_model.h"
+#include "stf_rtl.h"
 
 #define STF_NPORTS (STF_MAX_PORT + 1)
 #define STF_PACKET_GAP_US 1		/* between two packets */
@@ -169,6 +170,7 @@ int stf_run(const struct pisa_image *img, const struct stf_file *f, const struct
 	    char *msg, size_t msglen)
 {
 	struct pisa_model *m = NULL;
+	struct stf_rtl *rtl = NULL;
 	struct pisa_ctl *ctl = NULL;
 	struct run *r;
 	unsigned char *named = NULL, *data;
@@ -196,14 +198,23 @@ int stf_run(const struct pisa_image *img, const struct stf_file *f, const struct
 		msgf(msg, msglen, "cannot open /dev/null");
 		goto out;
 	}
-	m = pisa_model_new(img);
-	if (!m) {
-		msgf(msg, msglen, "cannot create the model: out of memory");
-		goto out;
+	if (o->rtl_harness) {
+		rtl = stf_rtl_new(img, o->rtl_harness, o->verbose ? o->log : NULL, err, sizeof(err));
+		if (!rtl) {
+			msgf(msg, msglen, "cannot run on the RTL: %s", err);
+			goto out;
+		}
+		ctl = pisa_ctl_new(img, &stf_rtl_ops, rtl);
+	} else {
+		m = pisa_model_new(img);
+		if (!m) {
+			msgf(msg, msglen, "cannot create the model: out of memory");
+			goto out;
+		}
+		if (o->verbose)
+			pisa_model_set_trace(m, o->log);
+		ctl = pisa_ctl_new(img, &pisa_model_ops, m);
 	}
-	if (o->verbose)
-		pisa_model_set_trace(m, o->log);
-	ctl = pisa_ctl_new(img, &pisa_model_ops, m);
 	if (!ctl) {
 		msgf(msg, msglen, "cannot create the control plane: out of memory");
 		goto out;
@@ -250,11 +261,16 @@ int stf_run(const struct pisa_image *img, const struct stf_file *f, const struct
 				fprintf(o->log, "stf: line %d: in port %u len %zu at %llu us: %s\n",
 					s->line, s->port, len, (unsigned long long)now, hex);
 			}
-			e = pisa_model_inject(m, (uint16_t)s->port, data, len, now, on_output, r);
+			if (rtl)
+				e = stf_rtl_inject(rtl, s->port, data, len, now, on_output, r);
+			else
+				e = pisa_model_inject(m, (uint16_t)s->port, data, len, now, on_output,
+						      r);
 			free(data);
 			if (e < 0) {
 				msgf(msg, msglen, "%d: cannot inject a packet on port %u: %s", s->line,
-				     s->port, pisa_strerror(-e));
+				     s->port, rtl && stf_rtl_error(rtl) ? stf_rtl_error(rtl) :
+				     pisa_strerror(-e));
 				goto line_err;
 			}
 			if (r->oom) {
@@ -271,6 +287,10 @@ int stf_run(const struct pisa_image *img, const struct stf_file *f, const struct
 			break;
 		}
 	}
+	if (rtl && stf_rtl_error(rtl)) {
+		msgf(msg, msglen, "%s", stf_rtl_error(rtl));
+		goto out;
+	}
 	if (o->verbose && r->lost)
 		fprintf(o->log, "stf: %llu packets to ports above %d ignored\n",
 			(unsigned long long)r->lost, STF_MAX_PORT);
@@ -285,6 +305,7 @@ out:
 		pisa_ctl_free(ctl);
 	if (m)
 		pisa_model_free(m);
+	stf_rtl_free(rtl);
 	if (r) {
 		for (i = 0; i < STF_NPORTS; i++) {
 			for (len = 0; len < r->q[i].n; len++)

@@ -769,10 +769,11 @@ static int cmp_image(const struct pisa_image *a, const struct pisa_image *b)
 
 #define HDR 20
 #define ENT 16
+#define NSEC 11			/* sections a 1.1 writer emits */
 
-static const char *const sec_names[10] = {
+static const char *const sec_names[NSEC] = {
 	"BOARD", "HEADERS", "PARSER", "TABLES", "ACTIONS",
-	"EXTERNS", "DEPARSER", "TM", "RUNTIME", "CONST_ROWS",
+	"EXTERNS", "DEPARSER", "TM", "RUNTIME", "CONST_ROWS", "HWCONF",
 };
 
 static unsigned nsections(const uint8_t *b)
@@ -785,7 +786,7 @@ static uint8_t *entry(uint8_t *b, unsigned i)
 	return b + HDR + i * ENT;
 }
 
-/* Section offset and length by type (1..10); the writer emits each once. */
+/* Section offset and length by type (1..NSEC); the writer emits each once. */
 static int section(const uint8_t *b, size_t len, unsigned type, size_t *off, size_t *slen)
 {
 	unsigned i;
@@ -973,7 +974,7 @@ static void test_truncation(const uint8_t *buf, size_t len)
 		pass("truncate file at every length");
 
 	/* the same inside each section, CRCs fixed up: the decoders must notice */
-	for (t = 1; t <= 10 && !bad; t++) {
+	for (t = 1; t <= NSEC && !bad; t++) {
 		char want[32];
 
 		snprintf(want, sizeof(want), "section %s, byte ", sec_names[t - 1]);
@@ -1045,7 +1046,7 @@ static void test_resealed_fuzz(const uint8_t *buf, size_t len)
 
 		memcpy(cp, buf, len);
 		for (j = 0; j < nmut; j++) {
-			size_t at = HDR + 10 * ENT + rnd() % (len - HDR - 10 * ENT);
+			size_t at = HDR + NSEC * ENT + rnd() % (len - HDR - NSEC * ENT);
 
 			switch (rnd() % 4) {
 			case 0: cp[at] ^= (uint8_t)(1u << (rnd() % 8)); break;
@@ -1168,12 +1169,12 @@ static void test_header_errors(const uint8_t *buf, size_t len)
 	expect_code("bytes after the last section", cp, len + 1, PISA_E_FORMAT,
 		    fmt("section HEADER, byte %zu: 1 bytes after the last section", len));
 	/* a gap between two sections */
-	memmove(cp + HDR + 10 * ENT + 1, cp + HDR + 10 * ENT, len - HDR - 10 * ENT);
-	for (i = 0; i < 10; i++)
+	memmove(cp + HDR + NSEC * ENT + 1, cp + HDR + NSEC * ENT, len - HDR - NSEC * ENT);
+	for (i = 0; i < NSEC; i++)
 		pisa_put_le32(entry(cp, i) + 4, pisa_get_le32(entry(cp, i) + 4) + 1);
 	reseal(cp, len + 1);
 	expect_code("gap before the first section", cp, len + 1, PISA_E_FORMAT,
-		    "section BOARD, byte 24: table entry 0: bytes 181+");
+		    fmt("section BOARD, byte 24: table entry 0: bytes %d+", HDR + NSEC * ENT + 1));
 	free(cp);
 }
 
@@ -1184,31 +1185,33 @@ static void test_header_errors(const uint8_t *buf, size_t len)
  */
 static void test_minor_version(const uint8_t *buf, size_t len, const struct pisa_image *ref)
 {
-	size_t tbl = HDR + 10 * ENT, nlen = len + ENT + 8 + 3, off, slen, i;
+	size_t tbl = HDR + NSEC * ENT, nlen = len + ENT + 8 + 3, off, slen, i;
 	uint8_t *nb = calloc(1, nlen);
 	struct pisa_image *img = NULL;
 	char detail[256];
 	int ret;
 
-	/* header, 11 entries, old sections moved by one entry, 8 new bytes */
+	/* header, one more entry, old sections moved by one entry, 8 new bytes */
 	memcpy(nb, buf, tbl);
 	memcpy(nb + tbl + ENT, buf + tbl, len - tbl);
-	for (i = 0; i < 10; i++) {
+	for (i = 0; i < NSEC; i++) {
 		uint8_t *e = entry(nb, (unsigned)i);
 
 		pisa_put_le32(e + 4, pisa_get_le32(e + 4) + ENT);
 	}
-	pisa_put_le16(entry(nb, 10), 200);
-	pisa_put_le32(entry(nb, 10) + 4, (uint32_t)(len + ENT));
-	pisa_put_le32(entry(nb, 10) + 8, 8);
+	pisa_put_le16(entry(nb, NSEC), 200);
+	pisa_put_le32(entry(nb, NSEC) + 4, (uint32_t)(len + ENT));
+	pisa_put_le32(entry(nb, NSEC) + 8, 8);
 	memcpy(nb + len + ENT, "FUTURE!!", 8);
-	pisa_put_le16(nb + 12, 11);
-	/* 3 bytes appended to CONST_ROWS (the last known section) */
+	pisa_put_le16(nb + 12, NSEC + 1);
+	/* 3 bytes appended to CONST_ROWS (the last decoded section); the sections after it
+	 * (HWCONF, the new one) move up */
 	section(nb, nlen, 10, &off, &slen);
 	memmove(nb + off + slen + 3, nb + off + slen, nlen - 3 - off - slen);
 	memset(nb + off + slen, 0xEE, 3);
 	pisa_put_le32(entry(nb, 9) + 8, (uint32_t)slen + 3);
-	pisa_put_le32(entry(nb, 10) + 4, (uint32_t)(len + ENT + 3));
+	pisa_put_le32(entry(nb, 10) + 4, pisa_get_le32(entry(nb, 10) + 4) + 3);
+	pisa_put_le32(entry(nb, NSEC) + 4, (uint32_t)(len + ENT + 3));
 
 	pisa_put_le16(nb + 6, PISA_IMAGE_VERSION_MINOR + 1);
 	reseal(nb, nlen);

@@ -54,8 +54,8 @@ run 2 "$stf"
 check "no arguments exit 2" '[[ "$err" == *"expected PROG.p4 TEST.stf"* ]]' "stderr '$err'"
 run 2 "$stf" --frob x.stf
 check "unknown option exit 2" '[[ "$err" == *"unknown option '"'"'--frob'"'"'"* ]]' "stderr '$err'"
-run 2 "$stf" --target rtl --image x.pisa "$good"
-check "--target rtl exit 2" '[[ "$err" == *"--target rtl is not supported yet"* ]]' "stderr '$err'"
+run 2 "$stf" --target rtl --rtl-harness "$tmp/no.vvp" --image x.pisa "$good"
+check "--target rtl, no harness exit 2" '[[ "$err" == *"--rtl-harness $tmp/no.vvp: No such file"* ]]' "stderr '$err'"
 run 2 "$stf" --target fpga --image x.pisa "$good"
 check "--target fpga exit 2" '[[ "$err" == *"unknown target"* ]]' "stderr '$err'"
 run 2 "$stf" --image "$tmp/none.pisa" "$good"
@@ -84,6 +84,13 @@ for f in *.stf; do
 	check "bad/$f" '[ "$(head -n1 "$tmp/err")" = "$f:$want" ]' \
 		"got '$(head -n1 "$tmp/err")', want '$f:$want'"
 done
+
+# the RTL target with a file that is not a harness: a clear error, no hang
+if "$bin/pisa-asm" "$here/progs/stfprog.pasm" -o "$tmp/rtlprog.pisa" 2>/dev/null; then
+	echo 'not a vvp file' >"$tmp/bad.vvp"
+	run 2 "$stf" --target rtl --rtl-harness "$tmp/bad.vvp" --image "$tmp/rtlprog.pisa" "$good"
+	check "--target rtl, bad harness exit 2" '[[ "$err" == *"did not start"* ]]' "stderr '$err'"
+fi
 
 # end-to-end: images from progs/*.pasm
 cd "$here/e2e" || exit 1

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: Apache-2.0
+// pisa_loader: the requests of the control link that are not table writes, for pisa_core:
+// image staging and commit, RESET and PACKET_OUT (docs/control-protocol.md), between
+// pisa_link_ctrl's m_req_* / s_rsp_* and the core.
+//
+// IMAGE_CHUNK: the .pisa bytes stream through a small parser that knows only the file header,
+// the section table and two sections: BOARD (board and program name) and HWCONF (type 11, the
+// core's configuration words, docs/hwconf.md). HWCONF's words go to the core's s_cfg_* port
+// as they pass (the core stages them in its other configuration bank, so the running image
+// keeps running); every byte goes through the CRC-32. Chunks must be consecutive (else
+// FAILED RANGE) and the image at most MAX_IMAGE bytes (else FULL).
+// IMAGE_COMMIT checks, in the order the protocol gives: length (RANGE), CRC (CRC), then what
+// pisa_image_read() would refuse that this parser can see: magic and a HWCONF section whose
+// status is 0 and that holds at least the 9 header words (FORMAT, or the status HWCONF
+// carries: the writer's reason why the core cannot run the image), and the board name
+// (RANGE). Only then cfg_commit: the core switches banks and starts the image empty.
+// RESET: core_reset (empties rows, counters and registers; default rows as the image has
+// them). PACKET_OUT: u16 port, then the packet, to m_pko_* (answered once it is handed over).
+// Every request gets one answer on m_rsp_* (err 0 = OK; else a positive pisa_err).
+// Stream contract as everywhere in hw/: a word moves when valid && ready.
+`default_nettype none
+
+module pisa_loader #(
+	parameter [8*16-1:0] BOARD = "sim",	// this bitstream's profile (lib/pisa_profile.c)
+	parameter [31:0] MAX_IMAGE = 32'd1048576
+) (
+	input  wire         clk,
+	input  wire         rst,
+
+	input  wire [7:0]   s_req_type,
+	input  wire [15:0]  s_req_len,
+	input  wire [7:0]   s_req_data,
+	input  wire         s_req_last,
+	input  wire         s_req_valid,
+	output wire         s_req_ready,
+	output reg  [7:0]   m_rsp_err,
+	output reg          m_rsp_valid,
+	input  wire         m_rsp_ready,
+
+	output reg  [15:0]  m_cfg_addr,
+	output reg  [63:0]  m_cfg_data,
+	output reg          m_cfg_valid,
+	input  wire         m_cfg_ready,
+	output reg          cfg_commit,
+	output reg          core_reset,
+
+	output reg  [8:0]   m_pko_port,
+	output wire [7:0]   m_pko_data,
+	output wire         m_pko_last,
+	output wire         m_pko_valid,
+	input  wire         m_pko_ready,
+
+	output reg          info_image,
+	output reg  [31:0]  info_image_len,
+	output reg  [31:0]  info_image_crc,
+	output reg  [511:0] info_program
+);
+
+localparam [7:0] T_CHUNK = 8'h02, T_COMMIT = 8'h03, T_PACKET_OUT = 8'h06, T_RESET = 8'h07;
+localparam [7:0] E_FORMAT = 3, E_CRC = 5, E_RANGE = 6, E_FULL = 8;
+localparam [31:0] IMAGE_MAGIC = 32'h41534950;
+localparam [15:0] SEC_BOARD = 1, SEC_HWCONF = 11;
+localparam [63:0] HWCONF_MAGIC = 64'h5048574300000001;
+
+// CRC-32/ISO-HDLC, one byte (reflected form).
+function [31:0] crc_byte(input [31:0] c0, input [7:0] d);
+	reg [31:0] c;
+	integer k;
+	begin
+		c = c0 ^ {24'd0, d};
+		for (k = 0; k < 8; k = k + 1)
+			c = c[0] ? (c >> 1) ^ 32'hEDB88320 : c >> 1;
+		crc_byte = c;
+	end
+endfunction
+
+localparam [2:0] L_IDLE = 0, L_HDR = 1, L_BODY = 2, L_WORD = 3, L_PKO = 4, L_ANSWER = 5,
+	L_DRAIN = 6;
+reg [2:0] st;
+reg [7:0] rtype, err;
+reg [15:0] ri;			// byte of the request's payload
+reg [31:0] roff;		// IMAGE_CHUNK offset / IMAGE_COMMIT length, then crc
+
+// the image being staged
+reg [31:0] staged, crc;
+reg [31:0] magic;
+reg [15:0] nsec;
+reg [15:0] ent_type;
+reg [31:0] ent_off;
+reg [23:0] ent_len;		// the low bytes; the last comes with the entry's final byte	// the section table entry being read
+reg [31:0] hw_off, hw_len, bd_off, bd_len;
+reg hw_seen, hw_bad;
+reg [7:0] hw_status;
+reg [63:0] word;
+reg wlast;			// the byte that completed the word was the request's last
+reg [15:0] waddr;
+reg [127:0] board;
+reg [15:0] bd_slen, pg_slen;
+reg [511:0] prog_name;
+reg [31:0] ccrc;
+
+wire take = s_req_valid && s_req_ready;
+wire _unused_len = &{1'b0, s_req_len, 1'b0};	// the stream's last flag ends a request
+assign s_req_ready = st == L_HDR || st == L_BODY || (st == L_PKO && m_pko_ready) || st == L_DRAIN;
+assign m_pko_valid = st == L_PKO && s_req_valid;
+assign m_pko_data = s_req_data;
+assign m_pko_last = s_req_last;
+
+// BOARD as the image has it: NUL-padded like the parameter
+function [127:0] pad(input [127:0] s, input [15:0] n);
+	integer i;
+	begin
+		pad = 128'd0;
+		for (i = 0; i < 16; i = i + 1)
+			if (i < n)
+				pad[127 - 8 * i -: 8] = s[127 - 8 * i -: 8];
+	end
+endfunction
+
+// The parameter is right-aligned (a Verilog string); as bytes from the left, NUL-padded.
+function [127:0] left(input [127:0] s);
+	integer i;
+	begin
+		left = s;
+		for (i = 0; i < 16; i = i + 1)
+			if (left[127:120] == 8'h00)
+				left = left << 8;
+	end
+endfunction
+
+// Byte p of the image completes a HWCONF word (8 bytes after the 4-byte status).
+function word_done(input [31:0] p);
+	reg [31:0] q;
+	begin
+		q = p - hw_off;
+		word_done = hw_seen && p >= hw_off && q < hw_len && q >= 4 && q[2:0] == 3'd3;
+	end
+endfunction
+
+// One image byte at file position p.
+task image_byte(input [31:0] p, input [7:0] d);
+	reg [31:0] q;
+	begin
+		crc <= crc_byte(crc, d);
+		staged <= p + 1;
+		if (p < 4)
+			magic[8 * p[1:0] +: 8] <= d;
+		else if (p == 12)
+			nsec[7:0] <= d;
+		else if (p == 13)
+			nsec[15:8] <= d;
+		else if (p >= 20 && p < 20 + 16 * {16'd0, nsec}) begin
+			q = (p - 20) & 32'd15;
+			if (q < 2)
+				ent_type[8 * q[0] +: 8] <= d;
+			else if (q >= 4 && q < 8)
+				ent_off[8 * (q - 4) +: 8] <= d;
+			else if (q >= 8 && q < 12)
+				ent_len[8 * (q - 8) +: 8] <= d;
+			if (q == 11) begin
+				// the entry is complete with this byte
+				if (ent_type == SEC_HWCONF) begin
+					hw_off <= ent_off;
+					hw_len <= {d, ent_len[23:0]};
+					hw_seen <= 1'b1;
+				end else if (ent_type == SEC_BOARD) begin
+					bd_off <= ent_off;
+					bd_len <= {d, ent_len[23:0]};
+				end
+			end
+		end else if (hw_seen && p >= hw_off && p - hw_off < hw_len) begin
+			q = p - hw_off;
+			if (q < 4) begin
+				if (q == 0)
+					hw_status <= d;
+				else if (d != 0)
+					hw_bad <= 1'b1;
+			end else begin
+				word <= {d, word[63:8]};
+			end
+		end else if (p >= bd_off && p - bd_off < bd_len) begin
+			// str board (u16 n, bytes), str program (u16 n, bytes)
+			q = p - bd_off;
+			if (q == 0)
+				bd_slen[7:0] <= d;
+			else if (q == 1)
+				bd_slen[15:8] <= d;
+			else if (q < 2 + {16'd0, bd_slen}) begin
+				if (q - 2 < 16)
+					board[127 - 8 * (q - 2) -: 8] <= d;
+			end else if (q == 2 + {16'd0, bd_slen})
+				pg_slen[7:0] <= d;
+			else if (q == 3 + {16'd0, bd_slen})
+				pg_slen[15:8] <= d;
+			else if (q - 4 - {16'd0, bd_slen} < {16'd0, pg_slen} &&
+				 q - 4 - {16'd0, bd_slen} < 64)
+				prog_name[511 - 8 * (q - 4 - {16'd0, bd_slen}) -: 8] <= d;
+		end
+	end
+endtask
+
+always @(posedge clk) begin
+	cfg_commit <= 1'b0;
+	core_reset <= 1'b0;
+	if (m_cfg_valid && m_cfg_ready)
+		m_cfg_valid <= 1'b0;
+	if (m_rsp_valid && m_rsp_ready)
+		m_rsp_valid <= 1'b0;
+	case (st)
+	L_IDLE: if (s_req_valid && !m_rsp_valid) begin
+		rtype <= s_req_type;
+		ri <= 16'd0;
+		err <= 8'd0;
+		roff <= 32'd0;
+		st <= s_req_type == T_PACKET_OUT || s_req_type == T_CHUNK || s_req_type == T_COMMIT ?
+		      L_HDR : L_DRAIN;
+	end
+	// the request's fixed prefix: chunk offset, commit length and crc, packet-out port
+	L_HDR: if (take) begin
+		ri <= ri + 16'd1;
+		if (rtype == T_PACKET_OUT) begin
+			if (ri == 0)
+				m_pko_port[7:0] <= s_req_data;
+			else begin
+				m_pko_port[8] <= s_req_data[0];
+				st <= s_req_last ? L_ANSWER : L_PKO;
+			end
+		end else if (rtype == T_COMMIT && ri >= 4) begin
+			ccrc[8 * (ri[1:0]) +: 8] <= s_req_data;
+		end else begin
+			roff[8 * ri[1:0] +: 8] <= s_req_data;
+		end
+		if (rtype == T_CHUNK && ri == 3) begin
+			// offset 0 starts a new image; any other must continue this one
+			if ({s_req_data, roff[23:0]} == 32'd0) begin
+				staged <= 32'd0;
+				crc <= 32'hFFFFFFFF;
+				nsec <= 16'd0;
+				hw_seen <= 1'b0;
+				hw_bad <= 1'b0;
+				hw_status <= 8'd0;
+				bd_off <= 32'hFFFFFFFF;
+				bd_len <= 32'd0;
+				bd_slen <= 16'd0;
+				board <= 128'd0;
+				prog_name <= 512'd0;
+				waddr <= 16'd0;
+			end else if ({s_req_data, roff[23:0]} != staged) begin
+				err <= E_RANGE;
+			end
+			st <= s_req_last ? L_ANSWER : ({s_req_data, roff[23:0]} == 32'd0 ||
+			      {s_req_data, roff[23:0]} == staged ? L_BODY : L_DRAIN);
+		end else if (s_req_last) begin
+			st <= L_ANSWER;
+		end
+	end
+	L_BODY: if (take) begin
+		if (staged >= MAX_IMAGE) begin
+			err <= E_FULL;
+			st <= s_req_last ? L_ANSWER : L_DRAIN;
+		end else begin
+			image_byte(staged, s_req_data);
+			wlast <= s_req_last;
+			if (word_done(staged))
+				st <= L_WORD;		// 8 bytes: to the core
+			else if (s_req_last)
+				st <= L_ANSWER;
+		end
+	end
+	// a configuration word is complete: hand it to the core, then go on
+	L_WORD: if (!m_cfg_valid) begin
+		if (waddr == 16'd0 && word != HWCONF_MAGIC)
+			hw_bad <= 1'b1;		// not a layout this core reads
+		m_cfg_addr <= waddr;
+		m_cfg_data <= word;
+		m_cfg_valid <= 1'b1;
+		waddr <= waddr + 16'd1;
+		st <= wlast ? L_ANSWER : L_BODY;
+	end
+	L_PKO: if (take && s_req_last)
+		st <= L_ANSWER;
+	L_DRAIN: if (take && s_req_last)
+		st <= L_ANSWER;
+	L_ANSWER: if (!m_cfg_valid && !m_rsp_valid) begin
+		m_rsp_err <= err;
+		m_rsp_valid <= 1'b1;
+		st <= L_IDLE;
+		case (rtype)
+		T_COMMIT:
+			if (roff != staged)
+				m_rsp_err <= E_RANGE;
+			else if (ccrc != ~crc)
+				m_rsp_err <= E_CRC;
+			else if (magic != IMAGE_MAGIC || !hw_seen || hw_bad || hw_len < 4 + 8 * 9)
+				m_rsp_err <= E_FORMAT;
+			else if (hw_status != 0)
+				m_rsp_err <= hw_status;
+			else if (pad(board, bd_slen) != left(BOARD))
+				m_rsp_err <= E_RANGE;
+			else begin
+				cfg_commit <= 1'b1;
+				info_image <= 1'b1;
+				info_image_len <= staged;
+				info_image_crc <= ~crc;
+				info_program <= prog_name;
+			end
+		T_RESET: core_reset <= 1'b1;
+		T_CHUNK, T_PACKET_OUT: ;
+		default: m_rsp_err <= E_FORMAT;
+		endcase
+	end
+	default: st <= L_IDLE;
+	endcase
+	if (rst) begin
+		st <= L_IDLE;
+		m_rsp_valid <= 1'b0;
+		m_cfg_valid <= 1'b0;
+		info_image <= 1'b0;
+		info_image_len <= 32'd0;
+		info_image_crc <= 32'd0;
+		info_program <= 512'd0;
+		staged <= 32'd0;
+		crc <= 32'hFFFFFFFF;
+	end
+end
+
+endmodule
+`default_nettype wire

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: Apache-2.0
+// pisa_switch: a whole switch without its Ethernet ports: the control link (pisa_ctl_link,
+// UART or SPI), the image loader (pisa_loader) and the pipeline (pisa_core), one packet
+// stream in and one out with their port numbers. A board top (or the co-simulation) adds
+// the MACs and maps ports.
+//
+//   pins -> pisa_ctl_link -> m_cmd_* (table writes, reads) ------------> pisa_core
+//                         -> m_req_* -> pisa_loader -> configuration ---->   |
+//                                                   -> PACKET_OUT --+       |
+//   s_pkt_* (ports) ------------------------------------------------+-> (one at a time)
+//                         <- s_rsp_*: the core's or the loader's answer      |
+//   m_pkt_* <--------------------------------------------------------------+
+//
+// The two packet sources are served a whole packet at a time, the ports first. Packets to
+// the CPU port leave on m_pkt_* like any other (the link's PACKET_IN is not written yet).
+// now_us counts microseconds from CLK_HZ.
+`default_nettype none
+
+module pisa_switch #(
+	parameter CLK_HZ = 50000000,
+	parameter [8*4-1:0] PHY = "uart",
+	parameter CLKS_PER_BIT = 16,
+	parameter MAX_PAYLOAD = 1024,
+	parameter WINDOW = 16,
+	parameter [15:0] PORTS = 16'd8,
+	parameter [15:0] CPU_PORT = 16'd255,
+	parameter [15:0] STAGES = 16'd32,
+	parameter [8*16-1:0] BOARD = "sim",
+	parameter [31:0] MAX_IMAGE = 32'd1048576,
+	// pisa_core's memories
+	parameter CFG_WORDS = 65536,
+	parameter ROW_BYTES = 1048576,
+	parameter CNT_CELLS = 16384,
+	parameter REG_CELLS = 16384,
+	parameter KEY_BITS = 512,
+	parameter PHV_MAX = 1024,
+	parameter PKT_MAX = 4096
+) (
+	input  wire         clk,
+	input  wire         rst,
+
+	input  wire         uart_rxd,
+	output wire         uart_txd,
+	input  wire         spi_sck,
+	input  wire         spi_cs_n,
+	input  wire         spi_mosi,
+	output wire         spi_miso,
+	output wire         spi_miso_oe,
+
+	input  wire [8:0]   s_pkt_port,
+	input  wire [7:0]   s_pkt_data,
+	input  wire         s_pkt_last,
+	input  wire         s_pkt_valid,
+	output wire         s_pkt_ready,
+	output wire [15:0]  m_pkt_port,
+	output wire [7:0]   m_pkt_data,
+	output wire         m_pkt_last,
+	output wire         m_pkt_valid,
+	input  wire         m_pkt_ready,
+
+	output wire         loaded,
+	output wire         session,
+	output wire [31:0]  cnt_rx,
+	output wire [31:0]  cnt_tx,
+	output wire [31:0]  cnt_drop
+);
+
+// ---- microseconds ----
+localparam TICK = CLK_HZ / 1000000 > 0 ? CLK_HZ / 1000000 : 1;
+reg [31:0] tick;
+reg [47:0] now_us;
+always @(posedge clk) begin
+	if (tick + 1 >= TICK) begin
+		tick <= 32'd0;
+		now_us <= now_us + 48'd1;
+	end else begin
+		tick <= tick + 32'd1;
+	end
+	if (rst) begin
+		tick <= 32'd0;
+		now_us <= 48'd0;
+	end
+end
+
+// ---- control link ----
+wire [3:0] cmd_kind;
+wire [15:0] cmd_id, cmd_len;
+wire [31:0] cmd_index, cmd_data;
+wire [7:0] cmd_flag;
+wire cmd_last, cmd_valid, cmd_ready;
+wire [7:0] req_type, req_data;
+wire [15:0] req_len;
+wire req_last, req_valid, req_ready;
+wire [7:0] core_err, ld_err;
+wire [63:0] core_a, core_b;
+wire core_rsp_valid, ld_rsp_valid;
+wire info_image;
+wire [31:0] info_len, info_crc;
+wire [511:0] info_program;
+wire [15:0] expect_seq, cnt_frames, cnt_bad, cnt_dropped;
+wire err_line, err_overrun;
+wire rsp_ready;
+localparam [15:0] PHV16 = PHV_MAX[15:0];
+
+pisa_ctl_link #(
+	.PHY(PHY), .CLKS_PER_BIT(CLKS_PER_BIT), .MAX_PAYLOAD(MAX_PAYLOAD), .WINDOW(WINDOW),
+	.PORTS(PORTS), .CPU_PORT(CPU_PORT), .STAGES(STAGES), .PHV_BYTES(PHV16),
+	.MCAST_GROUPS(16'd0), .MCAST_NODES(16'd0), .CLONE_SESSIONS(16'd0),
+	.MAX_IMAGE(MAX_IMAGE), .BOARD(BOARD)
+) u_link (
+	.clk(clk), .rst(rst),
+	.uart_rxd(uart_rxd), .uart_txd(uart_txd),
+	.spi_sck(spi_sck), .spi_cs_n(spi_cs_n), .spi_mosi(spi_mosi), .spi_miso(spi_miso),
+	.spi_miso_oe(spi_miso_oe),
+	.m_cmd_kind(cmd_kind), .m_cmd_id(cmd_id), .m_cmd_index(cmd_index), .m_cmd_flag(cmd_flag),
+	.m_cmd_len(cmd_len), .m_cmd_data(cmd_data), .m_cmd_last(cmd_last),
+	.m_cmd_valid(cmd_valid), .m_cmd_ready(cmd_ready),
+	.m_req_type(req_type), .m_req_len(req_len), .m_req_data(req_data), .m_req_last(req_last),
+	.m_req_valid(req_valid), .m_req_ready(req_ready),
+	// one command or request is outstanding at a time: whoever answers, answers it
+	.s_rsp_err(core_rsp_valid ? core_err : ld_err),
+	.s_rsp_a(core_a), .s_rsp_b(core_b),
+	.s_rsp_valid(core_rsp_valid || ld_rsp_valid), .s_rsp_ready(rsp_ready),
+	.info_image(info_image), .info_image_len(info_len), .info_image_crc(info_crc),
+	.info_program(info_program),
+	.session(session), .expect_seq(expect_seq), .cnt_frames(cnt_frames), .cnt_bad(cnt_bad),
+	.cnt_dropped(cnt_dropped), .err_line(err_line), .err_overrun(err_overrun)
+);
+wire _unused = &{1'b0, expect_seq, cnt_frames, cnt_bad, cnt_dropped, err_line, err_overrun,
+		 1'b0};
+
+// ---- loader ----
+wire [15:0] cfg_addr;
+wire [63:0] cfg_data;
+wire cfg_valid, cfg_ready, cfg_commit, core_reset;
+wire [8:0] pko_port;
+wire [7:0] pko_data;
+wire pko_last, pko_valid, pko_ready;
+
+pisa_loader #(.BOARD(BOARD), .MAX_IMAGE(MAX_IMAGE)) u_loader (
+	.clk(clk), .rst(rst),
+	.s_req_type(req_type), .s_req_len(req_len), .s_req_data(req_data), .s_req_last(req_last),
+	.s_req_valid(req_valid), .s_req_ready(req_ready),
+	.m_rsp_err(ld_err), .m_rsp_valid(ld_rsp_valid), .m_rsp_ready(rsp_ready),
+	.m_cfg_addr(cfg_addr), .m_cfg_data(cfg_data), .m_cfg_valid(cfg_valid),
+	.m_cfg_ready(cfg_ready), .cfg_commit(cfg_commit), .core_reset(core_reset),
+	.m_pko_port(pko_port), .m_pko_data(pko_data), .m_pko_last(pko_last),
+	.m_pko_valid(pko_valid), .m_pko_ready(pko_ready),
+	.info_image(info_image), .info_image_len(info_len), .info_image_crc(info_crc),
+	.info_program(info_program)
+);
+
+// ---- packet sources: whole packets, ports first ----
+reg busy, from_pko;
+wire pick_pko = busy ? from_pko : !s_pkt_valid && pko_valid;
+wire [8:0] in_port = pick_pko ? pko_port : s_pkt_port;
+wire [7:0] in_data = pick_pko ? pko_data : s_pkt_data;
+wire in_last = pick_pko ? pko_last : s_pkt_last;
+wire in_valid = pick_pko ? pko_valid : s_pkt_valid;
+wire in_ready;
+assign s_pkt_ready = in_ready && !pick_pko;
+assign pko_ready = in_ready && pick_pko;
+always @(posedge clk) begin
+	if (in_valid && in_ready) begin
+		busy <= !in_last;
+		from_pko <= pick_pko;
+	end
+	if (rst)
+		busy <= 1'b0;
+end
+
+wire [31:0] cnt_oversize;
+wire [63:0] cnt_cycles;
+wire idle;
+
+pisa_core #(
+	.CFG_WORDS(CFG_WORDS), .ROW_BYTES(ROW_BYTES), .CNT_CELLS(CNT_CELLS),
+	.REG_CELLS(REG_CELLS), .KEY_BITS(KEY_BITS), .PHV_MAX(PHV_MAX), .PKT_MAX(PKT_MAX)
+) u_core (
+	.clk(clk), .rst(rst), .now_us(now_us),
+	.s_cfg_addr(cfg_addr), .s_cfg_data(cfg_data), .s_cfg_valid(cfg_valid),
+	.s_cfg_ready(cfg_ready), .cfg_commit(cfg_commit), .state_reset(core_reset),
+	.loaded(loaded), .idle(idle),
+	.s_cmd_kind(cmd_kind), .s_cmd_id(cmd_id), .s_cmd_index(cmd_index), .s_cmd_flag(cmd_flag),
+	.s_cmd_len(cmd_len), .s_cmd_data(cmd_data), .s_cmd_last(cmd_last),
+	.s_cmd_valid(cmd_valid), .s_cmd_ready(cmd_ready),
+	.m_rsp_err(core_err), .m_rsp_a(core_a), .m_rsp_b(core_b), .m_rsp_valid(core_rsp_valid),
+	.m_rsp_ready(rsp_ready),
+	.s_pkt_port(in_port), .s_pkt_data(in_data), .s_pkt_last(in_last), .s_pkt_valid(in_valid),
+	.s_pkt_ready(in_ready),
+	.m_pkt_port(m_pkt_port), .m_pkt_data(m_pkt_data), .m_pkt_last(m_pkt_last),
+	.m_pkt_valid(m_pkt_valid), .m_pkt_ready(m_pkt_ready),
+	.cnt_rx(cnt_rx), .cnt_tx(cnt_tx), .cnt_drop(cnt_drop), .cnt_oversize(cnt_oversize),
+	.cnt_cycles(cnt_cycles)
+);
+wire _unused_core = &{1'b0, idle, cnt_oversize, cnt_cycles, 1'b0};
+
+endmodule
+`default_nettype wire
