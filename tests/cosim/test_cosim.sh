@@ -1,0 +1,233 @@
+#!/usr/bin/env bash
+# test_cosim.sh BIN COSIM: pisad against the co-simulated board (sim/cosim: tb_cosim.vvp and
+# pisa_vpi.vpi in COSIM): every protocol byte crosses the Verilog UART, frame decoder and
+# pisa_link_ctrl. Checks that pisad reports the HELLO_REPLY the Verilog sent, that a load
+# fails with the error cosim_no_core gave back (there is no pipeline core yet) and pisad
+# stays up, that pisad reconnects when the simulation is killed and started again, and the
+# co-simulation's own error messages. Prints PASS/FAIL lines; exits 1 if any failed.
+# KEEP=1 keeps the temporary folder (logs of the simulations and pisad).
+set -u
+BIN=$(cd "$1" && pwd)
+COSIM=$(cd "$2" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+T=$(mktemp -d /tmp/pisa-cosim-test.XXXXXX)
+cd "$T" || exit 1
+pids=()
+fails=0
+
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do
+		kill -TERM "$p" 2>/dev/null
+	done
+	sleep 0.2
+	for p in "${pids[@]}"; do
+		kill -KILL "$p" 2>/dev/null
+	done
+	for p in "${pids[@]}"; do
+		{ wait "$p"; } 2>/dev/null
+	done
+	[ -n "${KEEP:-}" ] && echo "cosim: kept $T" || rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+pass() { echo "PASS cosim/$1"; }
+fail() { echo "FAIL cosim/$1: $2"; fails=$((fails + 1)); }
+check() {	# NAME COMMAND...: PASS if the command succeeds
+	local name=$1
+	shift
+	if "$@"; then pass "$name"; else fail "$name" "${WHY:-check failed}"; fi
+	WHY=
+}
+has() { grep -q -- "$2" "$1"; }
+oneline() { tr '\n' ' ' <"$1" | head -c 300; }
+
+wait_for() {	# COMMAND [TENTHS]: up to TENTHS / 10 s (default 10 s)
+	local i
+	for i in $(seq "${2:-100}"); do
+		eval "$1" >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+stop() {	# PID: TERM, then KILL if it does not go within 3 s
+	local i
+	kill -TERM "$1" 2>/dev/null
+	for i in $(seq 30); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -0 "$1" 2>/dev/null && kill -KILL "$1" 2>/dev/null
+	{ wait "$1"; } 2>/dev/null
+}
+
+SW=$T/sw.sock
+CTLS=$T/ctl.sock
+CTL() { "$BIN/pisactl" --socket "$CTLS" "$@"; }
+# What tb_cosim's parameters put into HELLO_REPLY (the sim profile of lib/pisa_profile.c as
+# pisa-model announces it, max payload 128), as pisactl status prints it.
+HELLO="switch: connected (board sim, version 1.0, 511 ports, cpu port 255, 32 stages, window 16, max payload 128)"
+WHY=
+
+start_sim() {	# LOG: the co-simulation serving $SW; its pid in SIM
+	vvp -n -M "$COSIM" -m pisa_vpi "$COSIM/tb_cosim.vvp" "+sock=$SW" >"$1" 2>&1 &
+	SIM=$!
+	pids+=("$SIM")
+	wait_for "grep -q 'pisa_vpi: listening on $SW' '$1'"
+}
+
+# ---- the co-simulation's own errors: a message and the end, no crash, no hang ----
+timeout 20 vvp -n -M "$COSIM" -m pisa_vpi "$COSIM/tb_cosim.vvp" >"$T/e1.log" 2>&1
+rc=$?
+WHY="exit $rc: $(oneline "$T/e1.log")"
+check no_sock_plusarg_refused test "$rc" -eq 1 -a -n "$(grep 'run with +sock=PATH' "$T/e1.log")"
+: >"$T/plain-file"
+timeout 20 vvp -n -M "$COSIM" -m pisa_vpi "$COSIM/tb_cosim.vvp" "+sock=$T/plain-file" >"$T/e2.log" 2>&1
+rc=$?
+WHY="exit $rc: $(oneline "$T/e2.log")"
+check sock_path_not_a_socket_refused test "$rc" -eq 1 -a -n "$(grep 'exists and is not a socket' "$T/e2.log")" \
+	-a -f "$T/plain-file"
+# bad arguments of the VPI functions, in a small design of their own
+cat >"$T/bad_args.v" <<'EOF'
+module bad_args;
+integer r;
+initial begin
+	r = $pisa_sock_putc(65);	// before $pisa_sock_open
+	r = $pisa_sock_open("/tmp/x", 0);
+	r = $pisa_sock_open("");
+end
+endmodule
+EOF
+cat >"$T/bad_count.v" <<'EOF'
+module bad_count;
+integer r;
+initial r = $pisa_sock_putc(1, 2);
+endmodule
+EOF
+cat >"$T/bad_byte.v" <<EOF
+module bad_byte;
+integer r;
+initial begin
+	r = \$pisa_sock_open("$T/bb.sock");
+	r = \$pisa_sock_putc(300);
+	\$display("bad_byte: still running");
+end
+endmodule
+EOF
+bad_ok=1
+bad_why=
+for v in bad_args bad_count bad_byte; do
+	if ! iverilog -g2005 -o "$T/$v.vvp" "$T/$v.v" 2>"$T/$v.log"; then
+		bad_ok=0
+		bad_why="$bad_why $v: iverilog: $(oneline "$T/$v.log")"
+		continue
+	fi
+	timeout 20 vvp -n -M "$COSIM" -m pisa_vpi "$T/$v.vvp" >"$T/$v.log" 2>&1
+	rc=$?
+	if [ "$rc" -ne 1 ]; then
+		bad_ok=0
+		bad_why="$bad_why $v: exit $rc"
+	fi
+done
+has "$T/bad_args.log" 'pisa_vpi: error: \$pisa_sock_putc before \$pisa_sock_open' ||
+	{ bad_ok=0; bad_why="$bad_why bad_args: $(oneline "$T/bad_args.log")"; }
+has "$T/bad_count.log" 'pisa_vpi: error: \$pisa_sock_putc takes 1 argument' ||
+	{ bad_ok=0; bad_why="$bad_why bad_count: $(oneline "$T/bad_count.log")"; }
+{ has "$T/bad_byte.log" 'pisa_vpi: error: \$pisa_sock_putc: 300 is not a byte' &&
+	! has "$T/bad_byte.log" 'still running' && [ ! -e "$T/bb.sock" ]; } ||
+	{ bad_ok=0; bad_why="$bad_why bad_byte: $(oneline "$T/bad_byte.log")"; }
+WHY="$bad_why"
+check vpi_bad_arguments_refused test "$bad_ok" -eq 1
+
+# ---- the board, and pisad on it ----
+start_sim "$T/sim1.log"
+rc=$?
+WHY="$(oneline "$T/sim1.log")"
+check cosim_listens test "$rc" -eq 0
+"$BIN/pisad" --board sim --transport "sim:$SW" --socket "$CTLS" --foreground --log-level info \
+	2>"$T/pisad.log" &
+PISAD=$!
+pids+=("$PISAD")
+wait_for "test -S $CTLS || ! kill -0 $PISAD" 150
+WHY="$(oneline "$T/pisad.log")"
+check pisad_starts_on_cosim test -S "$CTLS"
+# everything below needs pisad
+[ -S "$CTLS" ] || { fail rest "skipped: pisad did not start on the co-simulated board"; exit 1; }
+CTL status >"$T/status1" 2>&1
+WHY="$(oneline "$T/status1")"
+check status_shows_verilog_hello_reply has "$T/status1" "$HELLO"
+WHY="$(oneline "$T/pisad.log")"
+check pisad_log_connected has "$T/pisad.log" "board sim, version 1.0, 511 ports, cpu port 255, running no image"
+WHY="$(oneline "$T/sim1.log")"
+check cosim_accepted_pisad has "$T/sim1.log" "pisa_vpi: connection 1 accepted"
+
+# ---- a load: the image crosses the link, the board refuses it (no core) ----
+"$BIN/p4lower" "$top/examples/ipv4_router/ipv4_router.p4" -o "$T/router.pisa" 2>"$T/p4l.err"
+WHY="$(oneline "$T/p4l.err")"
+check p4lower_router test -s "$T/router.pisa"
+CTL load "$T/router.pisa" >"$T/load.out" 2>"$T/load.err"
+rc=$?
+WHY="exit $rc: $(oneline "$T/load.err") $(oneline "$T/load.out")"
+check load_refused_by_board test "$rc" -eq 1 -a \
+	-n "$(grep "the switch refused $T/router.pisa: IMAGE_CHUNK failed: invalid argument" "$T/load.err")"
+wait_for "grep -q 'cosim_no_core: refused IMAGE_CHUNK' '$T/sim1.log'" 20
+WHY="$(oneline "$T/sim1.log")"
+check load_refusal_came_from_cosim_no_core has "$T/sim1.log" \
+	"cosim_no_core: refused IMAGE_CHUNK (type 0x02, .* bytes) with err 10: no pipeline core"
+CTL packet-out 1 00112233445566778899aabb0800 >"$T/po.out" 2>"$T/po.err"
+rc=$?
+WHY="exit $rc: $(oneline "$T/po.err")"
+check packet_out_refused_by_board test "$rc" -eq 1 -a \
+	-n "$(grep "packet-out: PACKET_OUT: invalid argument" "$T/po.err")"
+CTL status >"$T/status2" 2>&1
+WHY="$(oneline "$T/status2")"
+check pisad_up_after_refusals eval 'kill -0 $PISAD 2>/dev/null && has "$T/status2" "$HELLO" &&
+	has "$T/status2" "program: none" && has "$T/status2" "connects: 1, link errors: 0"'
+WHY="$(grep warning "$T/sim1.log" | head -n 3 | tr '\n' ' ')"
+check cosim_uart_clean eval '! has "$T/sim1.log" "tb_cosim: warning"'
+
+# ---- the board dies and comes back: pisad reconnects ----
+kill -KILL "$SIM"
+{ wait "$SIM"; } 2>/dev/null	# (without the shell's "Killed" line)
+wait_for "CTL status | grep -q 'switch: not connected'" 50
+CTL status >"$T/status3" 2>&1
+WHY="$(oneline "$T/status3")"
+check pisad_notices_lost_board eval 'kill -0 $PISAD 2>/dev/null && has "$T/status3" "switch: not connected"'
+CTL packet-out 1 0011 >/dev/null 2>"$T/po2.err"
+rc=$?
+WHY="exit $rc: $(oneline "$T/po2.err")"
+check command_while_board_away_fails test "$rc" -eq 1 -a -n "$(grep 'not connected' "$T/po2.err")"
+# the killed simulation left its socket file: the new one replaces it
+WHY="no stale socket file to replace"
+check killed_cosim_left_socket test -S "$SW"
+start_sim "$T/sim2.log"
+rc=$?
+WHY="$(oneline "$T/sim2.log")"
+check cosim_restarts_on_stale_socket test "$rc" -eq 0
+wait_for "CTL status | grep -q 'switch: connected'" 100
+CTL status >"$T/status4" 2>&1
+WHY="$(oneline "$T/status4") $(tail -n 3 "$T/pisad.log" | tr '\n' ' ')"
+check pisad_reconnects has "$T/status4" "$HELLO"
+WHY="$(oneline "$T/status4")"
+check pisad_counts_reconnect has "$T/status4" "connects: 2"
+CTL load "$T/router.pisa" >/dev/null 2>"$T/load2.err"
+rc=$?
+WHY="exit $rc: $(oneline "$T/load2.err")"
+check load_after_reconnect_refused_by_board test "$rc" -eq 1 -a \
+	-n "$(grep "IMAGE_CHUNK failed: invalid argument" "$T/load2.err")"
+
+# ---- stopping: pisad on SIGTERM, the co-simulation removes its socket ----
+stop "$PISAD"
+WHY="pisad's socket left behind"
+check pisad_stops test ! -e "$CTLS"
+wait_for "grep -q 'connection closed' '$T/sim2.log'" 30
+WHY="$(oneline "$T/sim2.log")"
+check cosim_back_to_listening has "$T/sim2.log" "connection closed (the peer closed it); listening on $SW again"
+stop "$SIM"
+WHY="socket file left behind"
+check cosim_stop_removes_socket test ! -e "$SW"
+
+[ "$fails" -eq 0 ]
