@@ -1,7 +1,7 @@
 # OpenPISA top-level Makefile: delegates to the folders, binaries land in build/bin/.
 #   make          build everything (optimised, build/)
 #   make test     install what is missing, build with ASan+UBSan (build/san), run every test
-#   make demo     install what is missing, build, run the examples in simulation
+#   make demo     install what is missing, build, ping through the Verilog pipeline in Icarus
 #   make bench    benchmarks; figures go to docs/performance.md by hand, see that file
 #   make fuzz-rtl differential test of the RTL core against pisa-model, SEED=S N=packets
 #   make deps     install Debian packages (as root) or print the apt-get line

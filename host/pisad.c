@@ -43,9 +43,12 @@
 #define LISTEN_OUT_MAX (4u << 20)	/* queued event bytes per listener before dropping */
 #define MAX_CLIENTS 64
 
+static unsigned link_timeout_ms;	/* --link-timeout; 0: the library's default */
+
 static const char usage_text[] =
 "usage: pisad --board NAME [--device SERIAL] [--transport uart|spi|sim:PATH|model:IMAGE]\n"
-"             [--socket PATH] [--log-level err|warn|info|debug] [--foreground]\n"
+"             [--socket PATH] [--log-level err|warn|info|debug] [--link-timeout MS]\n"
+"             [--foreground]\n"
 "\n"
 "Owns one OpenPISA switch and keeps it programmed; pisactl talks to it.\n"
 "\n"
@@ -61,6 +64,8 @@ static const char usage_text[] =
 "  --socket PATH       where pisactl connects (mode 0660). Default: $PISAD_SOCKET,\n"
 "                      else $XDG_RUNTIME_DIR/pisad.sock, else /tmp/pisad.sock.\n"
 "  --log-level L       err, warn, info (default) or debug; also $PISAD_LOG_LEVEL.\n"
+"  --link-timeout MS   wait this long for a reply before sending again (default\n"
+"                      200; 10 tries). A co-simulated board wants more (2000).\n"
 "  --foreground        stay in the foreground and log to stderr (else: a daemon\n"
 "                      logging to syslog once it has started).\n"
 "\n"
@@ -467,6 +472,8 @@ static int try_connect(struct daemon *d, int quiet)
 		return -1;
 	}
 	d->link_fd = fd;
+	if (link_timeout_ms)
+		pisa_link_set_timeout(d->link, link_timeout_ms, 10);
 	pisa_link_set_packet_in_cb(d->link, on_packet_in, d);
 	pisa_link_set_digest_cb(d->link, on_digest, d);
 	r = pisa_link_hello(d->link, &d->info);
@@ -1201,7 +1208,7 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (strcmp(a, "--board") && strcmp(a, "--device") && strcmp(a, "--transport") &&
-		    strcmp(a, "--socket") && strcmp(a, "--log-level"))
+		    strcmp(a, "--socket") && strcmp(a, "--log-level") && strcmp(a, "--link-timeout"))
 			return usage_error(a[0] == '-' ? "unknown option " : "unexpected argument ", a);
 		if (!v || !*v)
 			return usage_error("needs a value: ", a);
@@ -1214,7 +1221,14 @@ int main(int argc, char **argv)
 			transport = v;
 		else if (!strcmp(a, "--socket"))
 			sock = v;
-		else if ((log_level = parse_level(v)) < 0)
+		else if (!strcmp(a, "--link-timeout")) {
+			char *end;
+			unsigned long ms = strtoul(v, &end, 10);
+
+			if (*end || ms < 10 || ms > 60000)
+				return usage_error("--link-timeout: not a number of ms (10 .. 60000): ", v);
+			link_timeout_ms = (unsigned)ms;
+		} else if ((log_level = parse_level(v)) < 0)
 			return usage_error("--log-level: not err, warn, info or debug: ", v);
 	}
 	if (!d->board)

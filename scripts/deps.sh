@@ -7,8 +7,9 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 
 # build: gcc make; examples' test generator: python3; model: libpcap; pisactl: readline;
-# hardware: iverilog verilator yosys (+ yosys-smtbmc, z3 for proofs); host link: libftdi1 libusb.
-packages=(gcc make libc6-dev python3 libpcap-dev libreadline-dev iverilog verilator yosys z3 libftdi1-dev libusb-1.0-0-dev)
+# hardware: iverilog verilator yosys (+ yosys-smtbmc, z3 for proofs); host link: libftdi1 libusb;
+# make demo: iproute2 and ping for the hosts in network namespaces.
+packages=(gcc make libc6-dev python3 libpcap-dev libreadline-dev iverilog verilator yosys z3 libftdi1-dev libusb-1.0-0-dev iproute2 iputils-ping)
 
 missing=()
 for p in "${packages[@]}"; do

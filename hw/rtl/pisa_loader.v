@@ -291,10 +291,12 @@ always @(posedge clk) begin
 				m_rsp_err <= E_RANGE;
 			else if (ccrc != ~crc)
 				m_rsp_err <= E_CRC;
-			else if (magic != IMAGE_MAGIC || !hw_seen || hw_bad || hw_len < 4 + 8 * 9)
+			else if (magic != IMAGE_MAGIC || !hw_seen)
 				m_rsp_err <= E_FORMAT;
 			else if (hw_status != 0)
-				m_rsp_err <= hw_status;
+				m_rsp_err <= hw_status;	// the writer's reason the core cannot run it
+			else if (hw_bad || hw_len < 4 + 8 * 9)
+				m_rsp_err <= E_FORMAT;
 			else if (pad(board, bd_slen) != left(BOARD))
 				m_rsp_err <= E_RANGE;
 			else begin

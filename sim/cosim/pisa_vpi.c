@@ -46,6 +46,8 @@
 
 #include <vpi_user.h>
 
+#include "pisa_vpi.h"
+
 #define IDLE_CALLS_DEFAULT 5000
 #define CHECK_EVERY 8
 #define IN_CAP 16384
@@ -71,11 +73,15 @@ static struct {
 /* vvp's exit status (Icarus' own, what $fatal uses); weak: absent in other simulators */
 extern void vpip_set_return_value(int value) __attribute__((weak));
 
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define say pisa_vpi_say
+#define fatal pisa_vpi_fatal
+#define put_int pisa_vpi_put_int
+#define get_args pisa_vpi_args
+#define arg_int pisa_vpi_arg_int
+#define arg_str pisa_vpi_arg_str
 
 /* A line for the simulation's log, flushed: the log is often a file. */
-static void say(const char *fmt, ...)
+void pisa_vpi_say(const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -87,7 +93,7 @@ static void say(const char *fmt, ...)
 	vpi_flush();
 }
 
-static void fatal(const char *fmt, ...)
+void pisa_vpi_fatal(const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -101,7 +107,7 @@ static void fatal(const char *fmt, ...)
 	vpi_control(vpiFinish, 1);
 }
 
-static void put_int(vpiHandle call, int v)
+void pisa_vpi_put_int(vpiHandle call, int v)
 {
 	s_vpi_value val;
 
@@ -117,7 +123,7 @@ static PLI_INT32 sizetf32(PLI_BYTE8 *user)
 }
 
 /* The call's arguments (at most max, fills args[]); returns their number, or -1. */
-static int get_args(vpiHandle call, vpiHandle *args, int max)
+int pisa_vpi_args(vpiHandle call, vpiHandle *args, int max)
 {
 	vpiHandle it = vpi_iterate(vpiArgument, call), a;
 	int n = 0;
@@ -174,7 +180,7 @@ static int check_args(const char *name, int min, int max)
 
 /* The integer value of a (LONG_MAX if it does not fit in 32 bits); -1 with *ok = 0 if
  * it has x or z bits. */
-static long arg_int(vpiHandle a, int *ok)
+long pisa_vpi_arg_int(vpiHandle a, int *ok)
 {
 	s_vpi_value val;
 	int n = vpi_get(vpiSize, a), sgn = vpi_get(vpiSigned, a) == 1, words, i;
@@ -211,7 +217,7 @@ static long arg_int(vpiHandle a, int *ok)
 /* The string in a: a string constant, or a reg filled by $value$plusargs("x=%s", r)
  * (right-aligned; vpiStringVal leaves out the NUL bytes on its left). Returns 0, -1 if it
  * is not text, -2 if it does not fit in cap. */
-static int arg_str(vpiHandle a, char *out, size_t cap)
+int pisa_vpi_arg_str(vpiHandle a, char *out, size_t cap)
 {
 	s_vpi_value val;
 	const char *s;
@@ -301,18 +307,19 @@ static int fill_in(void)
 	}
 }
 
-/* Waits up to 1 ms for a byte or a connection. */
+/* Waits up to 1 ms for a byte, a connection or a frame on an Ethernet port. */
 static void idle_wait(void)
 {
-	struct pollfd p;
+	struct pollfd p[17];
+	int n;
 
-	p.fd = S.cfd >= 0 ? S.cfd : S.lfd;
-	p.events = POLLIN;
-	p.revents = 0;
+	p[0].fd = S.cfd >= 0 ? S.cfd : S.lfd;
+	p[0].events = POLLIN;
+	p[0].revents = 0;
 	if (S.cfd >= 0 && S.out_off < S.out_len)
-		p.events |= POLLOUT;
-	if (p.fd >= 0)
-		poll(&p, 1, 1);
+		p[0].events |= POLLOUT;
+	n = 1 + pisa_eth_pollfds(p + 1, 16);
+	poll(p, (nfds_t)n, 1);
 }
 
 static int serve(const char *path)
@@ -558,8 +565,9 @@ static PLI_INT32 end_cb(p_cb_data cb)
 	return 0;
 }
 
-static void reg_func(const char *name, PLI_INT32 (*calltf)(PLI_BYTE8 *),
-		     PLI_INT32 (*compiletf)(PLI_BYTE8 *))
+/* An integer system function; user goes to its calltf and compiletf. */
+static void register_func(const char *name, PLI_INT32 (*calltf)(PLI_BYTE8 *),
+			  PLI_INT32 (*compiletf)(PLI_BYTE8 *), void *user)
 {
 	s_vpi_systf_data tf;
 
@@ -570,8 +578,40 @@ static void reg_func(const char *name, PLI_INT32 (*calltf)(PLI_BYTE8 *),
 	tf.calltf = calltf;
 	tf.compiletf = compiletf;
 	tf.sizetf = sizetf32;
-	tf.user_data = (PLI_BYTE8 *)name;
+	tf.user_data = user;
 	vpi_register_systf(&tf);
+}
+
+static void reg_func(const char *name, PLI_INT32 (*calltf)(PLI_BYTE8 *),
+		     PLI_INT32 (*compiletf)(PLI_BYTE8 *))
+{
+	register_func(name, calltf, compiletf, (void *)name);
+}
+
+/* compiletf of pisa_vpi_func's functions: user is the name, nargs after it. */
+struct func_info {
+	const char *name;
+	int nargs;
+};
+
+static PLI_INT32 fixed_compiletf(PLI_BYTE8 *user)
+{
+	const struct func_info *fi = (const struct func_info *)user;
+
+	check_args(fi->name, fi->nargs, fi->nargs);
+	return 0;
+}
+
+void pisa_vpi_func(const char *name, PLI_INT32 (*calltf)(PLI_BYTE8 *), int nargs)
+{
+	static struct func_info infos[32];
+	static int ninfos;
+
+	if (ninfos == 32)
+		return;
+	infos[ninfos].name = name;
+	infos[ninfos].nargs = nargs;
+	register_func(name, calltf, fixed_compiletf, &infos[ninfos++]);
 }
 
 static void pisa_vpi_register(void)
@@ -584,6 +624,7 @@ static void pisa_vpi_register(void)
 	reg_func("$pisa_sock_getc", getc_calltf, getc_compiletf);
 	reg_func("$pisa_sock_putc", putc_calltf, putc_compiletf);
 	reg_func("$pisa_sock_connected", connected_calltf, noargs_compiletf);
+	pisa_vpi_eth_register();
 	memset(&cb, 0, sizeof(cb));
 	cb.reason = cbEndOfSimulation;
 	cb.cb_rtn = end_cb;

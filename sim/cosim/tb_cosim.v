@@ -2,45 +2,37 @@
 // tb_cosim: a simulated OpenPISA board for pisad (--board sim --transport sim:PATH).
 //
 //   pisad <-> Unix socket PATH <-> pisa_vpi.c ($pisa_sock_*) <-> behavioural UART (8N1)
-//         <-> uart_rxd / uart_txd of pisa_ctl_link (pisa_uart_rx/tx, pisa_frame_rx/tx,
-//             pisa_link_ctrl) <-> m_cmd_* / m_req_* / s_rsp_* <-> cosim_no_core
+//         <-> uart_rxd / uart_txd of pisa_switch: pisa_ctl_link (UART, frame decoder,
+//             pisa_link_ctrl), pisa_loader (images, RESET, PACKET_OUT), pisa_core
+//   Linux interfaces <-> pisa_vpi_eth.c ($pisa_eth_*, AF_PACKET) <-> the core's packets
 //
-// Every protocol byte crosses the Verilog UART and frame decoder. pisa_link_ctrl answers HELLO
-// with the parameters below: the sim profile of lib/pisa_profile.c as pisa-model announces it
-// (model/ctlsock.c: version 1.0, 511 ports, CPU port 255, 32 stages, 1024 PHV bytes, 4096
-// groups, 16384 nodes, 1024 sessions, 16 MiB images, board "sim") and window 16 like
-// lib/pisa_proto.c's server. No image runs (flags 0). Everything else the link forwards is
-// refused by cosim_no_core until pisa_core replaces it.
-// MAX_PAYLOAD is 128, not pisa-model's 10240: Icarus runs this design at about 100k cycles
+// Every protocol byte crosses the Verilog UART and frame decoder, every image byte the
+// loader, every packet the pipeline. pisa_link_ctrl answers HELLO with the sim profile of
+// lib/pisa_profile.c (version 1.0, 511 ports, CPU port 255, 32 stages, 1024 PHV bytes) and
+// window 16, with no multicast groups or clone sessions (the core has none yet).
+// MAX_PAYLOAD is 128, not pisa-model's 10240: Icarus runs this design at some 50-100k cycles
 // a second, a byte takes 10 * CLKS_PER_BIT cycles, so a 140-byte frame crosses the UART in
-// some 60 ms, well inside pisad's 200 ms retransmission timeout; 1 KiB frames would not be
-// (pisad retransmits, the backlog grows, its heartbeat times out). An op larger than 126
-// bytes (a ROW write of a wide table) does not fit; pisad says so itself.
+// about 60 ms, well inside pisad's 200 ms retransmission timeout; 1 KiB frames would not be.
+// An op larger than 126 bytes (a ROW write of a wide table) does not fit; pisad says so.
 //
 // Plusargs: +sock=PATH (required), +cycles=N (stop after N clock cycles; default: run until
 // killed), +idle=N (idle clock cycles before each further one waits up to 1 ms for the
-// socket, so that an idle board does not burn a core; default 5000; cycles pass at about
-// 1000 a second while it waits). Not idle: a byte on the UART either way, or the core side
-// busy (a command or request offered, an answer awaited or offered).
-// Run: make -C sim/cosim run SOCK=/tmp/sw.sock, or
-//   vvp -n -M build/cosim -m pisa_vpi build/cosim/tb_cosim.vvp +sock=/tmp/sw.sock
+// socket or a frame, so that an idle board does not burn a core; default 5000),
+// +portN=IFNAME (N = 0 .. 15: the switch's port N is Linux interface IFNAME; needs root).
+// A packet that leaves on a port without an interface is dropped (and counted).
+// Run: make -C sim/cosim run SOCK=/tmp/sw.sock [PORTS="+port1=veth1 +port2=veth2"], or
+//   vvp -n -M build/cosim -m pisa_vpi build/cosim/tb_cosim.vvp +sock=/tmp/sw.sock ...
 `default_nettype none
 
 module tb_cosim;
 
 parameter CLKS_PER_BIT = 4;
 parameter MAX_PAYLOAD = 128;
-parameter WINDOW = 16;
-parameter [15:0] HW_VERSION = 16'h0100;
 parameter [15:0] PORTS = 16'd511;
 parameter [15:0] CPU_PORT = 16'd255;
 parameter [15:0] STAGES = 16'd32;
-parameter [15:0] PHV_BYTES = 16'd1024;
-parameter [15:0] MCAST_GROUPS = 16'd4096;
-parameter [15:0] MCAST_NODES = 16'd16384;
-parameter [15:0] CLONE_SESSIONS = 16'd1024;
-parameter [31:0] MAX_IMAGE = 32'd16777216;
 parameter [8*16-1:0] BOARD = "sim";
+localparam [15:0] HW_VERSION = 16'h0100;
 
 reg clk = 1'b0;
 reg rst = 1'b1;
@@ -49,54 +41,69 @@ always #5 clk = !clk;
 // ---- the board ----
 reg h2s = 1'b1;		// host -> switch: uart_rxd
 wire s2h;		// switch -> host: uart_txd
-wire [3:0] cmd_kind;
-wire [15:0] cmd_id, cmd_len, req_len, expect_seq, cnt_frames, cnt_bad, cnt_dropped;
-wire [31:0] cmd_index, cmd_data, n_cmds, n_reqs;
-wire [7:0] cmd_flag, req_type, req_data, rsp_err;
-wire cmd_last, cmd_valid, cmd_ready, req_last, req_valid, req_ready;
-wire [63:0] rsp_a, rsp_b;
-wire rsp_valid, rsp_ready, session, err_line, err_overrun, spi_miso, spi_miso_oe;
+wire spi_miso, spi_miso_oe, loaded, session;
+wire [31:0] cnt_rx, cnt_tx, cnt_drop;
+reg [8:0] in_port = 9'd0;
+reg [7:0] in_data = 8'd0;
+reg in_last = 1'b0, in_valid = 1'b0;
+wire in_ready;
+wire [15:0] out_port;
+wire [7:0] out_data;
+wire out_last, out_valid;
 
-pisa_ctl_link #(
-	.PHY("uart"), .CLKS_PER_BIT(CLKS_PER_BIT), .MAX_PAYLOAD(MAX_PAYLOAD), .WINDOW(WINDOW),
-	.HW_VERSION(HW_VERSION), .PORTS(PORTS), .CPU_PORT(CPU_PORT), .STAGES(STAGES),
-	.PHV_BYTES(PHV_BYTES), .MCAST_GROUPS(MCAST_GROUPS), .MCAST_NODES(MCAST_NODES),
-	.CLONE_SESSIONS(CLONE_SESSIONS), .MAX_IMAGE(MAX_IMAGE), .BOARD(BOARD)
-) u_link (
+pisa_switch #(
+	.CLK_HZ(100000000), .PHY("uart"), .CLKS_PER_BIT(CLKS_PER_BIT), .MAX_PAYLOAD(MAX_PAYLOAD),
+	.PORTS(PORTS), .CPU_PORT(CPU_PORT), .STAGES(STAGES), .BOARD(BOARD)
+) u_switch (
 	.clk(clk), .rst(rst),
 	.uart_rxd(h2s), .uart_txd(s2h),
 	.spi_sck(1'b0), .spi_cs_n(1'b1), .spi_mosi(1'b0), .spi_miso(spi_miso),
 	.spi_miso_oe(spi_miso_oe),
-	.m_cmd_kind(cmd_kind), .m_cmd_id(cmd_id), .m_cmd_index(cmd_index), .m_cmd_flag(cmd_flag),
-	.m_cmd_len(cmd_len), .m_cmd_data(cmd_data), .m_cmd_last(cmd_last),
-	.m_cmd_valid(cmd_valid), .m_cmd_ready(cmd_ready),
-	.m_req_type(req_type), .m_req_len(req_len), .m_req_data(req_data), .m_req_last(req_last),
-	.m_req_valid(req_valid), .m_req_ready(req_ready),
-	.s_rsp_err(rsp_err), .s_rsp_a(rsp_a), .s_rsp_b(rsp_b), .s_rsp_valid(rsp_valid),
-	.s_rsp_ready(rsp_ready),
-	.info_image(1'b0), .info_image_len(32'd0), .info_image_crc(32'd0), .info_program(512'd0),
-	.session(session), .expect_seq(expect_seq),
-	.cnt_frames(cnt_frames), .cnt_bad(cnt_bad), .cnt_dropped(cnt_dropped),
-	.err_line(err_line), .err_overrun(err_overrun)
+	.s_pkt_port(in_port), .s_pkt_data(in_data), .s_pkt_last(in_last), .s_pkt_valid(in_valid),
+	.s_pkt_ready(in_ready),
+	.m_pkt_port(out_port), .m_pkt_data(out_data), .m_pkt_last(out_last),
+	.m_pkt_valid(out_valid), .m_pkt_ready(1'b1),
+	.loaded(loaded), .session(session), .cnt_rx(cnt_rx), .cnt_tx(cnt_tx), .cnt_drop(cnt_drop)
 );
 
-// Replaced by pisa_core when that lands.
-cosim_no_core u_core (
-	.clk(clk), .rst(rst),
-	.s_cmd_kind(cmd_kind), .s_cmd_id(cmd_id), .s_cmd_index(cmd_index), .s_cmd_flag(cmd_flag),
-	.s_cmd_len(cmd_len), .s_cmd_data(cmd_data), .s_cmd_last(cmd_last),
-	.s_cmd_valid(cmd_valid), .s_cmd_ready(cmd_ready),
-	.s_req_type(req_type), .s_req_len(req_len), .s_req_data(req_data), .s_req_last(req_last),
-	.s_req_valid(req_valid), .s_req_ready(req_ready),
-	.m_rsp_err(rsp_err), .m_rsp_a(rsp_a), .m_rsp_b(rsp_b), .m_rsp_valid(rsp_valid),
-	.m_rsp_ready(rsp_ready),
-	.cnt_cmds(n_cmds), .cnt_reqs(n_reqs)
-);
+// ---- Ethernet ports: frames from the interfaces in, one at a time; frames out ----
+integer eth_len, eth_i, eth_r, n_eth_out = 0, n_eth_dropped = 0;
+always begin : eth_in
+	@(posedge clk);
+	// look every 64 cycles, so a system call does not cost every cycle
+	if (!rst && loaded && cycles % 64 == 0) begin
+		eth_len = $pisa_eth_recv;
+		if (eth_len > 0) begin
+			in_port <= $pisa_eth_rx_port;
+			for (eth_i = 0; eth_i < eth_len; eth_i = eth_i + 1) begin
+				in_data <= $pisa_eth_rx_byte(eth_i);
+				in_last <= eth_i + 1 == eth_len;
+				in_valid <= 1'b1;
+				@(posedge clk);
+				while (!in_ready) @(posedge clk);
+			end
+			in_valid <= 1'b0;
+			in_last <= 1'b0;
+		end
+	end
+end
+
+always @(posedge clk)
+	if (out_valid) begin
+		eth_r = $pisa_eth_tx_byte(out_data);
+		if (out_last) begin
+			if ($pisa_eth_tx_send(out_port))
+				n_eth_out = n_eth_out + 1;
+			else
+				n_eth_dropped = n_eth_dropped + 1;
+		end
+	end
 
 // ---- start, stop ----
 reg [8*256-1:0] sock;
 reg [8*16-1:0] board = BOARD;	// (Icarus 11 prints a string parameter as blanks)
-integer cycles = 0, max_cycles = 0, idle = 5000, r_open, r_put;
+integer cycles = 0, max_cycles = 0, idle = 5000, r_open, r_put, p_i;
+reg [8*32-1:0] p_arg, p_if;
 
 initial begin
 	if (!$value$plusargs("sock=%s", sock)) begin
@@ -109,6 +116,12 @@ initial begin
 	r_open = $pisa_sock_open(sock, idle);
 	if (r_open != 0)
 		$finish;
+	for (p_i = 0; p_i < 16; p_i = p_i + 1) begin
+		$sformat(p_arg, "port%0d=%%s", p_i);
+		if ($value$plusargs(p_arg, p_if))
+			if ($pisa_eth_open(p_i, p_if) != 0)
+				$finish;
+	end
 	$display("tb_cosim: board %0s, version %0d.%0d, %0d ports, cpu port %0d, %0d stages, UART at %0d clocks a bit",
 		board, HW_VERSION[15:8], HW_VERSION[7:0], PORTS, CPU_PORT, STAGES, CLKS_PER_BIT);
 	$fflush;
@@ -119,24 +132,18 @@ end
 always @(posedge clk) begin
 	cycles = cycles + 1;
 	if (max_cycles > 0 && cycles >= max_cycles) begin
-		$display("tb_cosim: stopped after %0d cycles (%0d frames, %0d bad, %0d refused)",
-			cycles, cnt_frames, cnt_bad, n_cmds + n_reqs);
+		$display("tb_cosim: stopped after %0d cycles (%0d packets in, %0d out, %0d dropped)",
+			cycles, cnt_rx, cnt_tx, cnt_drop);
 		$fflush;
 		$finish;
 	end
 end
 
-// Line errors on the switch's receiver would mean the behavioural UART is wrong.
-always @(posedge clk)
-	if (!rst && (err_line || err_overrun)) begin
-		$display("tb_cosim: warning: switch UART %0s", err_line ? "framing error" :
-			"overrun (a received byte was lost)");
-		$fflush;
-	end
 
 // ---- host -> switch: bytes from the socket, sent 8N1 on uart_rxd ----
 // The core side is busy: the idle wait of $pisa_sock_getc must not slow it down.
-wire core_busy = cmd_valid || req_valid || rsp_valid || rsp_ready;
+wire core_busy = !u_switch.u_core.idle || in_valid || out_valid ||
+	u_switch.cmd_valid || u_switch.req_valid;
 integer tx_b, tx_i;
 always begin : host_tx
 	@(posedge clk);
@@ -188,8 +195,8 @@ always @(posedge clk) begin
 	if (cycles % 1024 == 0) begin
 		now_connected = $pisa_sock_connected == 1;
 		if (!now_connected && was_connected) begin
-			$display("tb_cosim: %0d frames so far, %0d bad, %0d refused by cosim_no_core, %0d reply bytes dropped",
-				cnt_frames, cnt_bad, n_cmds + n_reqs, n_lost);
+			$display("tb_cosim: host gone; %0d packets in, %0d out (%0d to no interface), %0d dropped by the program, %0d reply bytes lost",
+				cnt_rx, n_eth_out, n_eth_dropped, cnt_drop, n_lost);
 			$fflush;
 		end
 		was_connected = now_connected;

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # test_cosim.sh BIN COSIM: pisad against the co-simulated board (sim/cosim: tb_cosim.vvp and
 # pisa_vpi.vpi in COSIM): every protocol byte crosses the Verilog UART, frame decoder and
-# pisa_link_ctrl. Checks that pisad reports the HELLO_REPLY the Verilog sent, that a load
-# fails with the error cosim_no_core gave back (there is no pipeline core yet) and pisad
-# stays up, that pisad reconnects when the simulation is killed and started again, and the
+# pisa_link_ctrl, every image byte pisa_loader, every table write and packet pisa_core.
+# Checks that pisad reports the HELLO_REPLY the Verilog sent; that a program loads, takes
+# its commands file, and routes and counts a packet-out in the RTL; that the board refuses
+# an image the core cannot run and keeps the running one; that pisad reconnects when the
+# simulation is killed and started again and restores the program and entries; and the
 # co-simulation's own error messages. Prints PASS/FAIL lines; exits 1 if any failed.
 # KEEP=1 keeps the temporary folder (logs of the simulations and pisad).
 set -u
@@ -148,7 +150,7 @@ rc=$?
 WHY="$(oneline "$T/sim1.log")"
 check cosim_listens test "$rc" -eq 0
 "$BIN/pisad" --board sim --transport "sim:$SW" --socket "$CTLS" --foreground --log-level info \
-	2>"$T/pisad.log" &
+	--link-timeout 2000 2>"$T/pisad.log" &
 PISAD=$!
 pids+=("$PISAD")
 wait_for "test -S $CTLS || ! kill -0 $PISAD" 150
@@ -164,28 +166,45 @@ check pisad_log_connected has "$T/pisad.log" "board sim, version 1.0, 511 ports,
 WHY="$(oneline "$T/sim1.log")"
 check cosim_accepted_pisad has "$T/sim1.log" "pisa_vpi: connection 1 accepted"
 
-# ---- a load: the image crosses the link, the board refuses it (no core) ----
+# ---- a load: the image crosses the link and pisa_loader; tables, counters, packet-out ----
 "$BIN/p4lower" "$top/examples/ipv4_router/ipv4_router.p4" -o "$T/router.pisa" 2>"$T/p4l.err"
 WHY="$(oneline "$T/p4l.err")"
 check p4lower_router test -s "$T/router.pisa"
 CTL load "$T/router.pisa" >"$T/load.out" 2>"$T/load.err"
 rc=$?
 WHY="exit $rc: $(oneline "$T/load.err") $(oneline "$T/load.out")"
-check load_refused_by_board test "$rc" -eq 1 -a \
-	-n "$(grep "the switch refused $T/router.pisa: IMAGE_CHUNK failed: invalid argument" "$T/load.err")"
-wait_for "grep -q 'cosim_no_core: refused IMAGE_CHUNK' '$T/sim1.log'" 20
-WHY="$(oneline "$T/sim1.log")"
-check load_refusal_came_from_cosim_no_core has "$T/sim1.log" \
-	"cosim_no_core: refused IMAGE_CHUNK (type 0x02, .* bytes) with err 10: no pipeline core"
-CTL packet-out 1 00112233445566778899aabb0800 >"$T/po.out" 2>"$T/po.err"
+check load_through_verilog_loader test "$rc" -eq 0 -a \
+	-n "$(grep "Loaded program 'ipv4_router'" "$T/load.out")"
+CTL <"$top/examples/ipv4_router/ipv4_router-commands.txt" >"$T/cmds.out" 2>&1
+WHY="$(oneline "$T/cmds.out")"
+check commands_file_into_rtl_tables test "$(grep -c 'Entry has been added' "$T/cmds.out")" -eq 6
+CTL table_dump MyIngress.ipv4_lpm >"$T/dump.out" 2>&1
+WHY="$(oneline "$T/dump.out")"
+check table_dump has "$T/dump.out" "0a000200/24"
+# packet-out on port 1 to 10.0.2.2 (the STF test's first packet): the RTL routes it (entry 1,
+# 10.0.2.0/24) to port 2, which has no interface here, and counts it
+CTL packet-out 1 02000000ff0102000000010108004500002b00014000401123bf0a0001010a00020204d2162e00179ec66f70656e7069736120726f75746572 \
+	>"$T/po.out" 2>"$T/po.err"
 rc=$?
-WHY="exit $rc: $(oneline "$T/po.err")"
-check packet_out_refused_by_board test "$rc" -eq 1 -a \
-	-n "$(grep "packet-out: PACKET_OUT: invalid argument" "$T/po.err")"
+CTL counter_read MyIngress.route_stats 1 >"$T/cnt.out" 2>&1
+WHY="exit $rc: $(oneline "$T/po.err") $(oneline "$T/cnt.out")"
+check packet_out_routed_and_counted_by_rtl test "$rc" -eq 0 -a \
+	-n "$(grep 'route_stats\[1\]= (57 bytes, 1 packets)' "$T/cnt.out")"
+# an image the core cannot run: the board's loader refuses it at IMAGE_COMMIT, with the
+# reason the image carries (HWCONF status), and the running program stays
+"$BIN/p4lower" "$top/examples/l2_switch/l2_switch.p4" -o "$T/l2.pisa" 2>"$T/p4l2.err"
+CTL load "$T/l2.pisa" >"$T/load2.out" 2>"$T/load2.err"
+rc=$?
+WHY="exit $rc: $(oneline "$T/load2.err")"
+check unsupported_image_refused_by_board test "$rc" -eq 1 -a \
+	-n "$(grep 'IMAGE_COMMIT: invalid argument' "$T/load2.err")"
 CTL status >"$T/status2" 2>&1
 WHY="$(oneline "$T/status2")"
-check pisad_up_after_refusals eval 'kill -0 $PISAD 2>/dev/null && has "$T/status2" "$HELLO" &&
-	has "$T/status2" "program: none" && has "$T/status2" "connects: 1, link errors: 0"'
+check pisad_up_after_refusal eval 'kill -0 $PISAD 2>/dev/null && has "$T/status2" "$HELLO" &&
+	has "$T/status2" "program: ipv4_router" && has "$T/status2" "connects: 1, link errors: 0"'
+CTL counter_read MyIngress.route_stats 1 >"$T/cnt2.out" 2>&1
+WHY="$(oneline "$T/cnt2.out")"
+check refused_image_left_running_one has "$T/cnt2.out" "(57 bytes, 1 packets)"
 WHY="$(grep warning "$T/sim1.log" | head -n 3 | tr '\n' ' ')"
 check cosim_uart_clean eval '! has "$T/sim1.log" "tb_cosim: warning"'
 
@@ -213,11 +232,11 @@ WHY="$(oneline "$T/status4") $(tail -n 3 "$T/pisad.log" | tr '\n' ' ')"
 check pisad_reconnects has "$T/status4" "$HELLO"
 WHY="$(oneline "$T/status4")"
 check pisad_counts_reconnect has "$T/status4" "connects: 2"
-CTL load "$T/router.pisa" >/dev/null 2>"$T/load2.err"
-rc=$?
-WHY="exit $rc: $(oneline "$T/load2.err")"
-check load_after_reconnect_refused_by_board test "$rc" -eq 1 -a \
-	-n "$(grep "IMAGE_CHUNK failed: invalid argument" "$T/load2.err")"
+# pisad restored the program and its entries on the new board by itself
+wait_for "CTL status | grep -q 'restores: 1'" 300
+CTL table_dump MyIngress.ipv4_lpm >"$T/dump2.out" 2>&1
+WHY="$(oneline "$T/dump2.out") $(tail -n 3 "$T/pisad.log" | tr '\n' ' ')"
+check restored_after_reconnect has "$T/dump2.out" "0a000200/24"
 
 # ---- stopping: pisad on SIGTERM, the co-simulation removes its socket ----
 stop "$PISAD"

@@ -295,6 +295,10 @@ timeout 10 "$BIN/pisad" --board nosuch --transport uart --socket "$T/p3.sock" --
 rc=$?
 WHY="exit $rc"
 check pisad_bad_board_usage test "$rc" -eq 3
+timeout 10 "$BIN/pisad" --board sim --transport uart --link-timeout 5 --socket "$T/p3.sock" --foreground 2>"$T/err"
+rc=$?
+WHY="exit $rc: $(head -n1 "$T/err")"
+check pisad_bad_link_timeout_usage eval '[ "$rc" -eq 3 ] && has "$T/err" "link-timeout: not a number of ms (10 .. 60000): 5"'
 
 # ---- the model: transport: pisad runs pisa-model itself ----
 stop "$PISAD"
