@@ -19,6 +19,7 @@ const struct pisa_hwconf_limits pisa_hwconf_sim_limits = {
 	.row_bytes = 1u << 20,
 	.counter_cells = 16384,
 	.register_cells = 16384,
+	.meter_cells = 4096,
 	.key_bits = 512,
 	.phv_bytes = 1024,
 };
@@ -26,7 +27,7 @@ const struct pisa_hwconf_limits pisa_hwconf_sim_limits = {
 /* Hash classes of the core's hash engine (W0[63:56] of a hash record). */
 enum { HC_CRC = 0, HC_CSUM16 = 1, HC_XOR16 = 2, HC_IDENTITY = 3, HC_RANDOM = 4 };
 
-#define HDR_WORDS 9
+#define HDR_WORDS 10
 
 struct build {
 	uint64_t *w;
@@ -111,7 +112,6 @@ static const char *unsupported_op(unsigned op)
 	switch (op) {
 	case PISA_RESUBMIT: return "resubmit";
 	case PISA_RECIRCULATE: return "recirculate";
-	case PISA_DIGEST: return "digest";
 	case PISA_EXTRACT_VAR: return "extract of a varbit header";
 	default: return NULL;
 	}
@@ -185,7 +185,9 @@ int pisa_hwconf_build(const struct pisa_image *img, const struct pisa_hwconf_lim
 {
 	struct build b = { .lim = lim, .err = err, .errlen = errlen };
 	uint32_t hdr_base, stack_base, state_base, table_base, action_base, deparse_base;
-	uint32_t csum_base, flist_base, hash_base, counter_base, register_base;
+	uint32_t csum_base, flist_base, hash_base, counter_base, register_base, digest_base;
+	uint32_t meter_base;
+	uint64_t mtr_next = 0;
 	uint64_t row_next = 0, cnt_next = 0, reg_next = 0;
 	unsigned i, k;
 
@@ -215,6 +217,8 @@ int pisa_hwconf_build(const struct pisa_image *img, const struct pisa_hwconf_lim
 	hash_base = alloc_words(&b, 3 * img->nhash_units);
 	counter_base = alloc_words(&b, img->ncounters);
 	register_base = alloc_words(&b, img->nregisters);
+	digest_base = alloc_words(&b, img->ndigests);
+	meter_base = alloc_words(&b, img->nmeters);
 	if (b.rc)
 		goto done;
 
@@ -386,6 +390,21 @@ int pisa_hwconf_build(const struct pisa_image *img, const struct pisa_hwconf_lim
 	put(&b, 7, (uint64_t)img->nhash_units << 48 | (uint64_t)img->nfield_lists << 32 |
 		(uint32_t)row_next);
 	put(&b, 8, cnt_next << 32 | reg_next);
+	for (i = 0; i < img->nmeters && !b.rc; i++) {
+		const struct pisa_meter *mt = &img->meters[i];
+
+		if (mtr_next + mt->size > lim->meter_cells) {
+			fail(&b, -PISA_E_RANGE, "the meters need more than the core's %u cells",
+			     lim->meter_cells);
+			break;
+		}
+		put(&b, meter_base + i, (uint64_t)(mt->kind & 3) << 62 | mtr_next << 32 | mt->size);
+		mtr_next += mt->size;
+	}
+	put(&b, 9, (uint64_t)digest_base << 48 | (uint64_t)img->ndigests << 32 |
+		(uint64_t)meter_base << 16 | img->nmeters);
+	for (i = 0; i < img->ndigests; i++)
+		put(&b, digest_base + i, (uint64_t)img->digests[i].field_list << 48);
 done:
 	if (b.rc) {
 		free(b.w);

@@ -22,6 +22,7 @@ struct pisa_hwconf_limits {
 	uint32_t row_bytes;	/* ROW_BYTES: all tables' rows, default rows included */
 	uint32_t counter_cells;	/* CNT_CELLS */
 	uint32_t register_cells;	/* REG_CELLS */
+	uint32_t meter_cells;	/* MTR_CELLS */
 	uint16_t key_bits;	/* KEY_BITS: widest table key */
 	uint16_t phv_bytes;	/* PHV_MAX */
 };

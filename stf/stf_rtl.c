@@ -36,7 +36,15 @@ struct stf_rtl {
 	int dead;		/* the harness failed: every call fails */
 	char why[160];
 	FILE *log;
+	stf_rtl_out_fn digest;	/* NULL: digests are dropped */
+	void *digest_arg;
 };
+
+void stf_rtl_set_digest_cb(struct stf_rtl *r, stf_rtl_out_fn fn, void *arg)
+{
+	r->digest = fn;
+	r->digest_arg = arg;
+}
 
 static void die(struct stf_rtl *r, const char *why)
 {
@@ -353,7 +361,7 @@ int stf_rtl_inject(struct stf_rtl *r, unsigned port, const uint8_t *d, size_t le
 		die(r, "cannot write to the simulation");
 		return -PISA_E_IO;
 	}
-	while ((l = get_line(r)) && l[0] == 'o') {
+	while ((l = get_line(r)) && (l[0] == 'o' || l[0] == 'g')) {
 		unsigned oport;
 		size_t n, i;
 		int used;
@@ -371,7 +379,10 @@ int stf_rtl_inject(struct stf_rtl *r, unsigned port, const uint8_t *d, size_t le
 		}
 		if (i < n)
 			break;
-		out(arg, (uint16_t)oport, buf, n);
+		if (l[0] == 'o')
+			out(arg, (uint16_t)oport, buf, n);
+		else if (r->digest)
+			r->digest(r->digest_arg, (uint16_t)oport, buf, n);	/* oport: the id */
 	}
 	if (!l || strcmp(l, "d")) {
 		die(r, "the simulation answered a packet with something else");

@@ -24,6 +24,8 @@ typedef void (*stf_rtl_out_fn)(void *arg, uint16_t port, const uint8_t *data, si
  * cannot run img or the simulation does not start. */
 struct stf_rtl *stf_rtl_new(const struct pisa_image *img, const char *harness, FILE *log,
 			    char *err, size_t errlen);
+/* Digests the core sends while a packet runs go to fn (port = digest id). */
+void stf_rtl_set_digest_cb(struct stf_rtl *r, stf_rtl_out_fn fn, void *arg);
 /* Runs one packet (1 .. 65535 bytes) arriving at time now (us); out gets
  * each packet that left, in order. 0 or a negative pisa_err. */
 int stf_rtl_inject(struct stf_rtl *r, unsigned port, const uint8_t *d, size_t len, uint64_t now,

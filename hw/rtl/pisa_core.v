@@ -19,10 +19,11 @@
 // direct), registers, hash units (CRC-16/32 with any parameters, csum16, xor16, identity,
 // random), random, truncate, checksum verify and update (with payload), exact (hash ways) and
 // ternary/lpm/range (row scan) tables, hit/miss, action_run and gateway control flow, ingress
-// and egress passes, unicast and drop. Not yet: meters (every packet is GREEN: none can be
-// configured), multicast and clone sessions (the core has none, so their writes fail with
-// RANGE and a request finds no group or session, as in pisa-model without them), digests,
-// resubmit, recirculate, varbit headers: lib/pisa_hwconf.c refuses images that use those.
+// and egress passes, unicast, multicast (MC_GROUPS groups of MC_SLOT copies), drop, meters
+// (indexed and direct, two-rate three-colour), digests (m_dig_*). Not yet: clone sessions
+// (the core has none, so their writes fail with RANGE and a request finds no session, as in
+// pisa-model without them), resubmit, recirculate, varbit headers: lib/pisa_hwconf.c refuses
+// images that use those.
 //
 // Packets: s_pkt_* carries one packet (port with every byte, s_pkt_last on the final one);
 // now_us is the time stamp sampled with its first byte. m_pkt_* gives each packet that
@@ -38,8 +39,12 @@ module pisa_core #(
 	parameter KEY_BITS = 512,	// widest table key
 	parameter PHV_MAX = 1024,	// PHV bytes
 	parameter PKT_MAX = 4096,	// longest packet; longer ones are dropped and counted
-	parameter ROW_STAGE = 1024,	// longest row a command may write
-	parameter STACKS = 64		// header stacks
+	parameter ROW_STAGE = 1024,	// longest row (or multicast group) a command may write
+	parameter STACKS = 64,		// header stacks
+	parameter MC_GROUPS = 256,	// multicast groups 0 .. MC_GROUPS-1 ...
+	parameter MC_SLOT = 16,		// ... of at most MC_SLOT copies each
+	parameter DIG_MAX = 1024,	// longest digest, bytes (longer ones are cut)
+	parameter MTR_CELLS = 4096	// meter cells
 ) (
 	input  wire         clk,
 	input  wire         rst,
@@ -80,6 +85,13 @@ module pisa_core #(
 	output reg          m_pkt_valid,
 	input  wire         m_pkt_ready,
 
+	// digests (DIGEST): the field list's bytes, MSB first, zero padded
+	output reg  [15:0]  m_dig_id,
+	output reg  [7:0]   m_dig_data,
+	output reg          m_dig_last,
+	output reg          m_dig_valid,
+	input  wire         m_dig_ready,
+
 	output reg  [31:0]  cnt_rx,		// packets taken
 	output reg  [31:0]  cnt_tx,		// packets sent
 	output reg  [31:0]  cnt_drop,		// dropped by the program (or no image)
@@ -91,12 +103,12 @@ module pisa_core #(
 localparam [15:0] NEXT_END = 16'hFFFF, P_ACCEPT = 16'hFFFE, P_REJECT = 16'hFFFF;
 localparam MAX_STEPS = 256;
 localparam [3:0] K_PHV = 1, K_CONST = 2, K_ADATA = 3, K_PKT = 4;
-localparam [7:0] OP_JZ = 23, OP_JNZ = 24, OP_SETVALID = 25, OP_SETINVALID = 26,
+localparam [7:0] OP_DIGEST = 40, OP_JZ = 23, OP_JNZ = 24, OP_SETVALID = 25, OP_SETINVALID = 26,
 	OP_COPYHDR = 27, OP_EXIT = 28, OP_COUNT = 29, OP_REG_READ = 30, OP_REG_WRITE = 31,
 	OP_METER = 32, OP_DMETER = 33, OP_HASH = 34, OP_RANDOM = 35, OP_CLONE = 36,
 	OP_TRUNCATE = 39, OP_DROP = 41, OP_EXTRACT = 42, OP_EXTRACT_STACK = 43, OP_ADVANCE = 45;
 localparam [31:0] E_TOO_SHORT = 1, E_NO_MATCH = 2, E_STACK = 3, E_TIMEOUT = 5, E_ARG = 6;
-localparam [7:0] ERR_RANGE = 6, ERR_INVAL = 10;
+localparam [7:0] ERR_RANGE = 6, ERR_FULL = 8, ERR_INVAL = 10;
 localparam [1:0] MEM_NONE = 0, MEM_HASH = 1;	// else TCAM
 localparam [1:0] NX_ACTION = 1, NX_COND = 2;	// else hit/miss
 localparam [7:0] M_RANGE = 3;
@@ -115,9 +127,23 @@ reg [63:0] cntb [0:CNT_CELLS-1];
 reg [63:0] regs [0:REG_CELLS-1];
 reg [15:0] stk_next [0:STACKS-1];
 reg [7:0]  rstage [0:ROW_STAGE-1];
+reg [7:0]  phv_save [0:PHV_MAX-1];	// the PHV after ingress, for each multicast copy
+reg [15:0] mc_n [0:MC_GROUPS-1];	// copies of each group
+reg [15:0] mc_rid [0:MC_GROUPS*MC_SLOT-1];
+reg [8:0]  mc_port [0:MC_GROUPS*MC_SLOT-1];
+reg [7:0]  dbuf [0:DIG_MAX-1];		// the digest being assembled
+// meter cells (two-rate three-colour, docs/architecture.md): configuration and buckets
+reg        m_on  [0:MTR_CELLS-1];
+reg [31:0] m_cir [0:MTR_CELLS-1];
+reg [31:0] m_pir [0:MTR_CELLS-1];
+reg [31:0] m_cbs [0:MTR_CELLS-1];
+reg [31:0] m_pbs [0:MTR_CELLS-1];
+reg [63:0] m_tc  [0:MTR_CELLS-1];
+reg [63:0] m_tp  [0:MTR_CELLS-1];
+reg [47:0] m_last [0:MTR_CELLS-1];
 
 // ---- the image's header words (docs/hwconf.md), latched when it starts ----
-reg [63:0] hw1, hw2, hw3, hw4, hw5, hw6, hw7;
+reg [63:0] hw1, hw2, hw3, hw4, hw5, hw6, hw7, hw9;
 wire [15:0] g_nheaders = hw1[63:48], g_nstates = hw1[47:32], g_ntables = hw1[31:16];
 wire [15:0] g_phv_bytes = hw1[15:0];
 wire [15:0] g_parser_start = hw2[63:48], g_ing_start = hw2[47:32];
@@ -131,6 +157,8 @@ wire [15:0] b_hash = hw5[15:0];
 wire [15:0] b_counter = hw6[63:48], b_register = hw6[47:32], b_stack = hw6[31:16];
 wire [15:0] g_nregisters = hw6[15:0];
 wire [15:0] g_nhash = hw7[63:48], g_nflists = hw7[47:32];
+wire [15:0] b_digest = hw9[63:48], g_ndigests = hw9[47:32];
+wire [15:0] b_meter = hw9[31:16], g_nmeters = hw9[15:0];
 
 // ---- helpers ----
 // A word of the running image.
@@ -156,11 +184,11 @@ function [63:0] phv_get(input [15:0] off, input [6:0] w);
 	reg [71:0] win;
 	integer i, b;
 	begin
-		b = off >> 3;
+		b = {16'd0, off} >> 3;
 		win = 72'd0;
 		for (i = 0; i < 9; i = i + 1)
 			win = {win[63:0], (b + i < PHV_MAX) ? phv[b + i] : 8'h00};
-		if (w == 0 || w > 64 || off + w > g_phv_bytes * 8)
+		if (w == 0 || w > 64 || {16'd0, off} + {25'd0, w} > {16'd0, g_phv_bytes} * 8)
 			phv_get = 64'd0;
 		else
 			phv_get = win_bits(win, off[2:0], w);
@@ -185,7 +213,7 @@ function [63:0] ad_get(input [31:0] base, input [15:0] db, input [15:0] off, inp
 	reg [71:0] win;
 	integer i, b;
 	begin
-		b = off >> 3;
+		b = {16'd0, off} >> 3;
 		win = 72'd0;
 		for (i = 0; i < 9; i = i + 1)
 			win = {win[63:0], (b + i < db) ? rowm[base + b + i] : 8'h00};
@@ -205,7 +233,7 @@ function [31:0] rev_w(input [31:0] v, input [5:0] width);
 		rev_w = 32'd0;
 		for (i = 0; i < 32; i = i + 1)
 			if (i < width)
-				rev_w[i] = v[width - 1 - i];
+				rev_w[i] = v[{26'd0, width} - 1 - i];
 	end
 endfunction
 
@@ -232,6 +260,14 @@ function [31:0] way_poly(input [2:0] w);
 	endcase
 endfunction
 
+// A field zero-extended to a key (its low KEY_BITS bits if the key is narrower, as
+// assigning it would give).
+function [KEY_BITS-1:0] key_ext(input [63:0] x);
+	integer i;
+	for (i = 0; i < KEY_BITS; i = i + 1)
+		key_ext[i] = i < 64 && x[i[5:0]];
+endfunction
+
 function [63:0] be_get(input [31:0] base, input [3:0] n);
 	integer i;
 	begin
@@ -248,14 +284,14 @@ task phv_put(input [15:0] off, input [6:0] w, input [63:0] v);
 	reg [71:0] win, mk, nv;
 	integer i, b, nb;
 	begin
-		b = off >> 3;
-		nb = (off[2:0] + w + 7) >> 3;
+		b = {16'd0, off} >> 3;
+		nb = ({29'd0, off[2:0]} + {25'd0, w} + 7) >> 3;
 		win = 72'd0;
 		for (i = 0; i < 9; i = i + 1)
 			win = {win[63:0], (b + i < PHV_MAX) ? phv[b + i] : 8'h00};
-		mk = {8'd0, mask64(w)} << (72 - off[2:0] - w);
-		nv = (win & ~mk) | (({8'd0, v & mask64(w)} << (72 - off[2:0] - w)) & mk);
-		if (w != 0 && w <= 64 && off + w <= g_phv_bytes * 8)
+		mk = {8'd0, mask64(w)} << (72 - {29'd0, off[2:0]} - {25'd0, w});
+		nv = (win & ~mk) | (({8'd0, v & mask64(w)} << (72 - {29'd0, off[2:0]} - {25'd0, w})) & mk);
+		if (w != 0 && w <= 64 && {16'd0, off} + {25'd0, w} <= {16'd0, g_phv_bytes} * 8)
 			for (i = 0; i < 9; i = i + 1)
 				if (i < nb)
 					phv[b + i] <= nv[71 - 8 * i -: 8];
@@ -273,7 +309,9 @@ localparam [5:0]
 	S_X_FETCH = 29, S_X_RUN = 30, S_X_COPY = 31, S_X_EXTRACT = 32, S_X_HASHED = 33,
 	S_H_START = 34, S_H_FIELD = 35, S_H_BYTES = 36, S_H_PAY = 37, S_H_FIN = 38,
 	S_C_BEAT = 39, S_C_CHECK = 40, S_C_AFIND = 41, S_C_ROWCOPY = 42, S_C_RSP = 43,
-	S_LOAD_CLR = 44, S_PASS_END = 45, S_LOAD_HDR = 46, S_LOAD_DEF = 47, S_ZERO = 48;
+	S_LOAD_CLR = 44, S_PASS_END = 45, S_LOAD_HDR = 46, S_LOAD_DEF = 47, S_ZERO = 48,
+	S_MC_PHV = 49, S_MC_NEXT = 50, S_COPY_DONE = 52, S_C_MCCOPY = 53,
+	S_DIG_OUT = 54;
 
 reg [5:0] st;
 reg [15:0] plen;		// packet bytes
@@ -335,15 +373,24 @@ reg [7:0] h_hi;
 reg [71:0] h_acc;
 reg [6:0] h_nacc;
 reg [15:0] h_fi, h_nf, h_faddr, h_pi;
+reg [15:0] h_dn;			// digest bytes collected (class 5)
 
 // checksum units and deparser
 reg [15:0] cs_i, dp_i, dp_b;
 reg [15:0] zi;			// PHV bytes cleared
 reg [31:0] olen, oi;
 reg [15:0] eg_port;
+// the copy that egress runs: port, rid, and whether it is a multicast replica
+reg [8:0] cp_port;
+reg [15:0] cp_rid;
+reg cp_mc;
+reg [15:0] mc_g, mc_i;		// the group being replicated and its next copy
+reg [15:0] sv_i;
+reg sv_load;			// S_MC_PHV: 0 saves the PHV, 1 restores it
 
 // commands
 reg [3:0] c_kind;
+reg [7:0] c_flag;
 reg [15:0] c_id, c_len, c_k;
 reg [31:0] c_index;
 reg [127:0] c_dat;
@@ -369,8 +416,6 @@ assign s_cfg_ready = !commit_pend && !cfg_commit && st != S_LOAD_HDR;
 assign s_pkt_ready = (st == S_IDLE && !commit_pend && !reset_pend) || st == S_RX;
 assign s_cmd_ready = st == S_C_BEAT;
 assign idle = st == S_IDLE;
-// the METER op's "configured" flag: the core has no meters yet
-wire _unused_flag = &{1'b0, s_cmd_flag, 1'b0};
 
 // Operand value (model_exec.c rd; the parser's key operands read alike).
 function [63:0] rd(input [31:0] d, input [63:0] value);
@@ -379,7 +424,7 @@ function [63:0] rd(input [31:0] d, input [63:0] value);
 		K_PHV: rd = phv_get(d[15:0], d[22:16]);
 		K_CONST: rd = value & mask64(d[22:16]);
 		K_ADATA: rd = x_adata ? ad_get(x_adbase, x_db, d[15:0], d[22:16]) : 64'd0;
-		K_PKT: rd = x_parser ? pkt_get({cursor, 3'b000} + d[15:0], d[22:16], plen) : 64'd0;
+		K_PKT: rd = x_parser ? pkt_get({13'd0, cursor, 3'b000} + {16'd0, d[15:0]}, d[22:16], plen) : 64'd0;
 		default: rd = 64'd0;
 		endcase
 	end
@@ -407,19 +452,19 @@ function tcam_match(input [31:0] base);
 	begin
 		ok = rowm[base][0];
 		for (i = 0; i < 64; i = i + 1)
-			if (i < tw0[15:0] && ((keyv[(tw0[15:0] - 1 - i) * 8 +: 8] ^ rowm[base + 3 + i]) &
-			    rowm[base + 3 + tw0[15:0] + i]) != 8'h00)
+			if (i < tw0[15:0] && ((keyv[({16'd0, tw0[15:0]} - 1 - i) * 8 +: 8] ^ rowm[base + 3 + i]) &
+			    rowm[base + 3 + {16'd0, tw0[15:0]} + i]) != 8'h00)
 				ok = 1'b0;
 		rg = 3 + 2 * tw0[15:0];
 		for (i = 0; i < 256; i = i + 1)
 			if (ok && i < tw0[31:24]) begin
-				kd = cw(tw4[63:48] + i);
+				kd = cw({16'd0, tw4[63:48]} + i);
 				kdesc = kd[31:0];
 				if (kd[63:56] == M_RANGE) begin
-					n = (kdesc[22:16] + 7) / 8;
+					n = ({25'd0, kdesc[22:16]} + 7) / 8;
 					v = phv_get(kdesc[15:0], kdesc[22:16]);
-					lo = be_get(base + rg, n > 8 ? 8 : n);
-					hi = be_get(base + rg + n, n > 8 ? 8 : n);
+					lo = be_get(base + rg, n > 8 ? 4'd8 : n[3:0]);
+					hi = be_get(base + rg + n, n > 8 ? 4'd8 : n[3:0]);
 					if (v < lo || v > hi)
 						ok = 1'b0;
 					rg = rg + 2 * n;
@@ -431,20 +476,65 @@ endfunction
 
 // Entry i of the running table's action list: [63:48] action id, [47:32] next table.
 function [63:0] ta_word(input [7:0] i);
-	ta_word = cw(tw4[47:32] + i);
+	ta_word = cw({16'd0, tw4[47:32]} + {24'd0, i});
 endfunction
+
+// A bucket b refilled towards cap at q16 units per microsecond over dt (model_ops.c refill).
+function [63:0] refill(input [63:0] b, input [63:0] cap, input [31:0] q16, input [47:0] us);
+	if (b >= cap)
+		refill = cap;
+	else if (us != 0 && {32'd0, q16} > (cap - b) / {16'd0, us})
+		refill = cap;
+	else
+		refill = b + {32'd0, q16} * {16'd0, us};
+endfunction
+
+// The colour of meter id's cell idx for this packet, updating its buckets (model_meter_exec):
+// 0 GREEN (also for a cell out of range or not configured), 1 YELLOW, 2 RED.
+task meter(input [15:0] id, input [63:0] idx);
+	reg [63:0] mw, sz, tc, tp;
+	reg [31:0] c;
+	reg [47:0] since;
+	begin
+		mw = cw({16'd0, b_meter} + id);
+		c = mw[61:32] + idx[31:0];
+		if (id >= g_nmeters || idx >= {32'd0, mw[31:0]} || !m_on[c]) begin
+			dst_put(64'd0);
+		end else begin
+			sz = (mw[63:62] == 2'd1 ? {32'd0, phv[16], phv[17], phv[18], phv[19]} : 64'd1) << 16;
+			since = now > m_last[c] ? now - m_last[c] : 48'd0;
+			tc = refill(m_tc[c], {16'd0, m_cbs[c], 16'd0}, m_cir[c], since);
+			tp = refill(m_tp[c], {16'd0, m_pbs[c], 16'd0}, m_pir[c], since);
+			m_last[c] <= now;
+			if (tp < sz) begin
+				m_tc[c] <= tc;
+				m_tp[c] <= tp;
+				dst_put(64'd2);
+			end else if (tc < sz) begin
+				m_tc[c] <= tc;
+				m_tp[c] <= tp - sz;
+				dst_put(64'd1);
+			end else begin
+				m_tc[c] <= tc - sz;
+				m_tp[c] <= tp - sz;
+				dst_put(64'd0);
+			end
+		end
+	end
+endtask
 
 // Counter id, cell idx counts a packet (model_count).
 task count(input [15:0] id, input [63:0] idx0);
-	reg [63:0] c, idx;
+	reg [63:0] c, idx, ci;
 	begin
-		c = cw(b_counter + id);
+		c = cw({16'd0, b_counter} + {16'd0, id});
 		idx = c[31:0] == 1 ? 64'd0 : idx0;
-		if (id < g_ncounters && idx < c[31:0]) begin
+		ci = {34'd0, c[61:32]} + idx;	// the cell; one past the memory changes nothing
+		if (id < g_ncounters && idx < {32'd0, c[31:0]} && ci < CNT_CELLS) begin
 			if (c[63:62] != 2'd1)
-				cntp[c[61:32] + idx] <= cntp[c[61:32] + idx] + 64'd1;
+				cntp[ci[31:0]] <= cntp[ci[31:0]] + 64'd1;
 			if (c[63:62] != 2'd0)	// bytes: packet_length as the PHV has it
-				cntb[c[61:32] + idx] <= cntb[c[61:32] + idx] +
+				cntb[ci[31:0]] <= cntb[ci[31:0]] +
 					{32'd0, phv[16], phv[17], phv[18], phv[19]};
 		end
 	end
@@ -486,6 +576,11 @@ task hash_feed(input [7:0] d);
 				h_xor <= h_xor ^ {h_hi, d};
 			h_odd <= !h_odd;
 		end
+		3'd5: begin
+			if (h_dn < DIG_MAX)
+				dbuf[h_dn] <= d;
+			h_dn <= h_dn + 16'd1;
+		end
 		default: ;
 		endcase
 	end
@@ -497,10 +592,11 @@ task dst_put(input [63:0] val);
 		phv_put(x_dst[15:0], x_dst[22:16], val);
 endtask
 
+// A copy is dropped; the next multicast copy (if any) goes on.
 task pass_drop;
 	begin
 		cnt_drop <= cnt_drop + 1;
-		st <= S_IDLE;
+		st <= S_COPY_DONE;
 	end
 endtask
 
@@ -515,7 +611,7 @@ always @(posedge clk) begin
 	if (m_rsp_valid && m_rsp_ready)
 		m_rsp_valid <= 1'b0;
 	if (s_cfg_valid && s_cfg_ready)
-		cfg[(bank ? 0 : CFG_WORDS) + s_cfg_addr] <= s_cfg_data;
+		cfg[(bank ? 0 : CFG_WORDS) + {16'd0, s_cfg_addr}] <= s_cfg_data;
 	if (cfg_commit)
 		commit_pend <= 1'b1;
 	if (state_reset)
@@ -542,6 +638,7 @@ always @(posedge clk) begin
 			st <= s_pkt_last ? S_CLEAR : S_RX;
 		end else if (s_cmd_valid && !m_rsp_valid) begin
 			c_kind <= s_cmd_kind;
+			c_flag <= s_cmd_flag;
 			c_id <= s_cmd_id;
 			c_index <= s_cmd_index;
 			c_len <= s_cmd_len;
@@ -551,13 +648,13 @@ always @(posedge clk) begin
 		end
 	end
 	S_RX: if (s_pkt_valid) begin
-		if (zi < PHV_MAX)
-			phv[zi] <= 8'h00;
+		if ({16'd0, zi} < PHV_MAX)
+			phv[{16'd0, zi}] <= 8'h00;
 		if (zi < STACKS)
-			stk_next[zi] <= 16'd0;
+			stk_next[{16'd0, zi}] <= 16'd0;
 		zi <= zi + 16'd1;
 		if (plen < PKT_MAX)
-			pkt[plen] <= s_pkt_data;
+			pkt[{16'd0, plen}] <= s_pkt_data;
 		else
 			oversize <= 1'b1;
 		if (plen != 16'hFFFF)
@@ -573,6 +670,7 @@ always @(posedge clk) begin
 		hw5 <= cw(5);
 		hw6 <= cw(6);
 		hw7 <= cw(7);
+		hw9 <= cw(9);
 		reset_pend <= 1'b0;
 		// empty every row, counter and register the image uses
 		clr_i <= 0;
@@ -580,6 +678,8 @@ always @(posedge clk) begin
 		r = cw(8);
 		clr_n <= v[31:0] > r[63:32] ? (v[31:0] > r[31:0] ? v[31:0] : r[31:0]) :
 			 (r[63:32] > r[31:0] ? r[63:32] : r[31:0]);
+		if (clr_n < MC_GROUPS || clr_n < MTR_CELLS)
+			clr_n <= MC_GROUPS > MTR_CELLS ? MC_GROUPS : MTR_CELLS;
 		rng <= 32'd1;
 		st <= cw(0) == 64'h5048574300000001 ? S_LOAD_CLR : S_IDLE;	// no image: stay empty
 	end
@@ -588,6 +688,8 @@ always @(posedge clk) begin
 		if (clr_i < ROW_BYTES) rowm[clr_i] <= 8'h00;
 		if (clr_i < CNT_CELLS) begin cntp[clr_i] <= 64'd0; cntb[clr_i] <= 64'd0; end
 		if (clr_i < REG_CELLS) regs[clr_i] <= 64'd0;
+		if (clr_i < MC_GROUPS) mc_n[clr_i] <= 16'd0;
+		if (clr_i < MTR_CELLS) m_on[clr_i] <= 1'b0;
 		clr_i <= clr_i + 1;
 		if (clr_i + 1 >= clr_n || clr_i + 1 >= ROW_BYTES + CNT_CELLS + REG_CELLS) begin
 			dt <= 16'd0;
@@ -601,13 +703,13 @@ always @(posedge clk) begin
 			loaded <= 1'b1;
 			st <= S_IDLE;
 		end else begin
-			v = cw(b_table + 5 * dt + 1);
-			r = cw(b_table + 5 * dt + 2);
-			w = cw(b_table + 5 * dt + 4);
+			v = cw({16'd0, b_table} + 5 * dt + 1);
+			r = cw({16'd0, b_table} + 5 * dt + 2);
+			w = cw({16'd0, b_table} + 5 * dt + 4);
 			if (dk < r[63:48]) begin
 				base = v[31:0] + v[63:32] * r[63:48] + dk;
 				if (base < ROW_BYTES) begin
-					w = cw(w[31:16] + (dk >> 3));
+					w = cw({16'd0, w[31:16]} + (dk >> 3));
 					rowm[base] <= w[63 - 8 * dk[2:0] -: 8];
 				end
 				dk <= dk + 32'd1;
@@ -634,10 +736,10 @@ always @(posedge clk) begin
 		// the PHV and the stack counters start at zero: one byte per cycle, most of it
 		// already done while the packet arrived (S_RX)
 		if (zi < g_phv_bytes || zi < STACKS) begin
-			if (zi < PHV_MAX)
-				phv[zi] <= 8'h00;
+			if ({16'd0, zi} < PHV_MAX)
+				phv[{16'd0, zi}] <= 8'h00;
 			if (zi < STACKS)
-				stk_next[zi] <= 16'd0;
+				stk_next[{16'd0, zi}] <= 16'd0;
 			zi <= zi + 16'd1;
 		end else begin
 			st <= S_ING_INIT;
@@ -669,7 +771,7 @@ always @(posedge clk) begin
 			st <= S_P_ERR;
 		end else begin
 			steps <= steps + 9'd1;
-			w = cw(b_state + 2 * pstate);
+			w = cw({16'd0, b_state} + 2 * pstate);
 			x_adata <= 1'b0;
 			exec_start(w[63:48], w[47:32], 1'b1, S_P_OPS);
 		end
@@ -684,10 +786,10 @@ always @(posedge clk) begin
 		end
 	end
 	S_P_KEY: begin
-		w = cw(b_state + 2 * pstate + 1);
-		if (pk_i < w[63:56] && pk_i < 4) begin
-			v = cw(w[55:40] + 2 * pk_i);
-			r = cw(w[55:40] + 2 * pk_i + 1);
+		w = cw({16'd0, b_state} + 2 * pstate + 1);
+		if ({5'd0, pk_i} < w[63:56] && pk_i < 4) begin
+			v = cw({16'd0, w[55:40]} + 2 * pk_i);
+			r = cw({16'd0, w[55:40]} + 2 * pk_i + 1);
 			pkey <= (v[22:16] >= 64 ? 64'd0 : pkey << v[22:16]) |
 				(v[22:16] == 0 ? 64'd0 : (v[31:28] == K_ADATA ? 64'd0 : rd(v[31:0], r)));
 			pk_i <= pk_i + 3'd1;
@@ -697,12 +799,12 @@ always @(posedge clk) begin
 		end
 	end
 	S_P_ROWS: begin
-		w = cw(b_state + 2 * pstate);
+		w = cw({16'd0, b_state} + 2 * pstate);
 		if (prow >= w[15:0]) begin
 			perr <= E_NO_MATCH;
 			st <= S_P_ERR;
 		end else begin
-			base = w[31:16] + 3 * prow;
+			base = {16'd0, w[31:16]} + 3 * prow;
 			v = cw(base);
 			r = cw(base + 1);
 			if ((pkey & r) == (v & r)) begin
@@ -733,20 +835,20 @@ always @(posedge clk) begin
 			st <= gress ? S_DEP : S_T_NEXT;
 			tnext <= gress ? g_eg_start : g_ing_start;
 		end else begin
-			base = b_csum + 6 * cs_i;
+			base = {16'd0, b_csum} + 6 * cs_i;
 			w = cw(base);
 			v = cw(base + 1);
 			r = cw(base + 2);
 			// runs iff its kind is this point's and its condition is non-zero
 			if (w[63] == gress && (v[63:60] == K_CONST ? (r & mask64(v[54:48])) != 0 :
 			    v[63:60] == K_PHV ? phv_get(v[47:32], v[54:48]) != 0 : 1'b0))
-				hash_start(base + 3, w[62], S_CSUM_DONE);
+				hash_start(base[15:0] + 16'd3, w[62], S_CSUM_DONE);
 			else
 				cs_i <= cs_i + 16'd1;
 		end
 	end
 	S_CSUM_DONE: begin
-		w = cw(b_csum + 6 * cs_i);
+		w = cw({16'd0, b_csum} + 6 * cs_i);
 		if (!gress) begin
 			if ((h_res & mask64(w[22:16])) != phv_get(w[15:0], w[22:16]))
 				phv[10] <= 8'h01;	// checksum_error
@@ -759,15 +861,15 @@ always @(posedge clk) begin
 
 	// ---- tables ----
 	S_T_NEXT: begin
-		w = cw(b_table + 5 * tnext);
+		w = cw({16'd0, b_table} + 5 * tnext);
 		if (tnext == NEXT_END || tnext >= g_ntables || w[63] != gress) begin
 			st <= S_PASS_END;
 		end else begin
-			tw0 <= cw(b_table + 5 * tnext);
-			tw1 <= cw(b_table + 5 * tnext + 1);
-			tw2 <= cw(b_table + 5 * tnext + 2);
-			tw3 <= cw(b_table + 5 * tnext + 3);
-			tw4 <= cw(b_table + 5 * tnext + 4);
+			tw0 <= cw({16'd0, b_table} + 5 * tnext);
+			tw1 <= cw({16'd0, b_table} + 5 * tnext + 1);
+			tw2 <= cw({16'd0, b_table} + 5 * tnext + 2);
+			tw3 <= cw({16'd0, b_table} + 5 * tnext + 3);
+			tw4 <= cw({16'd0, b_table} + 5 * tnext + 4);
 			keyv <= {KEY_BITS{1'b0}};
 			ki <= 8'd0;
 			hit <= 1'b0;
@@ -776,9 +878,9 @@ always @(posedge clk) begin
 	end
 	S_T_KEY: begin
 		if (ki < tw0[31:24]) begin
-			w = cw(tw4[63:48] + ki);
+			w = cw({16'd0, tw4[63:48]} + {24'd0, ki});
 			if (w[22:16] != 0)
-				keyv <= (keyv << w[22:16]) | phv_get(w[15:0], w[22:16]);
+				keyv <= (keyv << w[22:16]) | key_ext(phv_get(w[15:0], w[22:16]));
 			ki <= ki + 8'd1;
 		end else begin
 			way <= 3'd0;
@@ -796,13 +898,15 @@ always @(posedge clk) begin
 		end
 	end
 	S_T_HBYTE: begin
-		if (kbi < tw0[15:0]) begin
-			hcrc <= crc_byte(hcrc, keyv[(tw0[15:0] - 1 - kbi) * 8 +: 8], way_poly(way), 6'd32,
+		if ({8'd0, kbi} < tw0[15:0]) begin
+			hcrc <= crc_byte(hcrc, keyv[({16'd0, tw0[15:0]} - 1 - {24'd0, kbi}) * 8 +: 8],
+					 way_poly(way), 6'd32,
 					 1'b1);
 			kbi <= kbi + 8'd1;
 		end else begin
-			v = {32'd0, rev_w(hcrc, 6'd32) ^ 32'hFFFFFFFF};
-			trow <= ({29'd0, way} << tw0[55:48]) | (v[31:0] & mask64(tw0[55:48]));
+			// mask64 takes the low 7 bits of the row bits, the shift all 8
+			v = {32'd0, rev_w(hcrc, 6'd32) ^ 32'hFFFFFFFF} & mask64(tw0[54:48]);
+			trow <= ({29'd0, way} << tw0[55:48]) | v[31:0];
 			st <= S_T_HCMP;
 		end
 	end
@@ -813,7 +917,8 @@ always @(posedge clk) begin
 			base = tw1[31:0] + trow * tw2[63:48];
 			r = {63'd0, rowm[base][0]};
 			for (i = 0; i < 64; i = i + 1)
-				if (i < tw0[15:0] && rowm[base + 3 + i] != keyv[(tw0[15:0] - 1 - i) * 8 +: 8])
+				if (i < tw0[15:0] &&
+				    rowm[base + 3 + i] != keyv[({16'd0, tw0[15:0]} - 1 - i) * 8 +: 8])
 					r = 64'd0;
 			if (r[0]) begin
 				hit <= 1'b1;
@@ -861,9 +966,9 @@ always @(posedge clk) begin
 		end
 	end
 	S_T_EXEC: begin
-		w = cw(b_action + aid);
+		w = cw({16'd0, b_action} + {16'd0, aid});
 		x_adata <= 1'b1;
-		x_adbase <= rbase + 3 + tw2[47:32];
+		x_adbase <= rbase + 3 + {16'd0, tw2[47:32]};
 		x_db <= tw2[31:16];
 		if (aid < g_nactions)
 			exec_start(w[63:48], w[47:32], 1'b0, S_T_AFTER);
@@ -892,11 +997,23 @@ always @(posedge clk) begin
 	// ---- traffic manager (after ingress) / end of egress ----
 	S_TM: begin
 		if (!gress) begin
-			// no clone session, resubmit or multicast group exists in this core:
-			// a multicast request finds an empty group and drops, as pisa-model does
-			if ({phv[6], phv[7]} != 16'd0 || {phv[2][0], phv[3]} == 9'd511) begin
+			// (no clone session exists in this core yet, and no image resubmits)
+			cp_mc <= 1'b0;
+			mc_i <= 16'd0;
+			if ({phv[6], phv[7]} != 16'd0) begin
+				// multicast: one copy per (rid, port) of the group; none: dropped
+				mc_g <= {phv[6], phv[7]};
+				sv_i <= 16'd0;
+				sv_load <= 1'b0;
+				if ({phv[6], phv[7]} < MC_GROUPS && mc_n[{phv[6], phv[7]}] != 0)
+					st <= S_MC_PHV;
+				else
+					pass_drop;
+			end else if ({phv[2][0], phv[3]} == 9'd511) begin
 				pass_drop;
 			end else begin
+				cp_port <= {phv[2][0], phv[3]};
+				cp_rid <= 16'd0;
 				st <= S_EG_INIT;
 			end
 		end else begin
@@ -908,12 +1025,49 @@ always @(posedge clk) begin
 			end
 		end
 	end
+	S_MC_PHV: begin
+		// one byte per cycle: the PHV as ingress left it is saved, and each further copy
+		// starts from it
+		if (sv_i < g_phv_bytes && sv_i < PHV_MAX) begin
+			if (sv_load)
+				phv[sv_i] <= phv_save[sv_i];
+			else
+				phv_save[sv_i] <= phv[sv_i];
+			sv_i <= sv_i + 16'd1;
+		end else begin
+			st <= sv_load ? S_EG_INIT : S_MC_NEXT;
+		end
+	end
+	S_MC_NEXT: begin
+		base = {16'd0, mc_g} * MC_SLOT + {16'd0, mc_i};
+		cp_port <= mc_port[base];
+		cp_rid <= mc_rid[base];
+		cp_mc <= 1'b1;
+		sv_i <= 16'd0;
+		sv_load <= 1'b1;
+		st <= mc_i == 0 ? S_EG_INIT : S_MC_PHV;
+	end
+	S_COPY_DONE: begin
+		if (cp_mc && mc_i + 1 < mc_n[mc_g]) begin
+			mc_i <= mc_i + 16'd1;
+			st <= S_MC_NEXT;
+		end else begin
+			cp_mc <= 1'b0;
+			st <= S_IDLE;
+		end
+	end
 	S_EG_INIT: begin
-		phv[4] <= {7'd0, phv[2][0]};		// egress_port = egress_spec
-		phv[5] <= phv[3];
-		eg_port <= {7'd0, phv[2][0], phv[3]};
-		phv[8] <= 8'h00;			// egress_rid
-		phv[9] <= 8'h00;
+		phv[4] <= {7'd0, cp_port[8]};		// egress_port: this copy's port
+		phv[5] <= cp_port[7:0];
+		eg_port <= {7'd0, cp_port};
+		phv[8] <= cp_rid[15:8];			// egress_rid
+		phv[9] <= cp_rid[7:0];
+		if (cp_mc) begin
+			phv[12] <= 8'h00;		// instance_type: replica
+			phv[13] <= 8'h00;
+			phv[14] <= 8'h00;
+			phv[15] <= 8'd5;
+		end
 		for (i = 0; i < 4; i = i + 1)
 			phv[20 + i] <= now[31 - 8 * i -: 8];	// enq_timestamp
 		for (i = 24; i < 36; i = i + 1)
@@ -939,14 +1093,14 @@ always @(posedge clk) begin
 			oi <= {16'd0, cursor};
 			st <= S_DEP_PAY;
 		end else begin
-			w = cw(b_deparse + dp_i);
-			v = cw(b_hdr + w[63:48]);
+			w = cw({16'd0, b_deparse} + {16'd0, dp_i});
+			v = cw({16'd0, b_hdr} + {16'd0, w[63:48]});
 			hl = v[47:32];
 			if (w[63:48] < g_nheaders && phv_get(16'd512 + w[63:48], 7'd1) != 0 &&
-			    v[63:48] + hl <= g_phv_bytes && olen + hl <= 2 * g_phv_bytes &&
+			    v[63:48] + hl <= g_phv_bytes && olen - {16'd0, dp_b} + {16'd0, hl} <= 2 * g_phv_bytes &&
 			    dp_b < hl) begin
 				// one byte of this header per cycle
-				obuf[olen] <= phv[v[63:48] + dp_b];
+				obuf[olen] <= phv[{16'd0, v[63:48] + dp_b}];
 				olen <= olen + 1;
 				dp_b <= dp_b + 16'd1;
 			end else begin
@@ -963,7 +1117,7 @@ always @(posedge clk) begin
 		end else begin
 			// truncate_length, if set and shorter
 			v = {48'd0, phv[58], phv[59]};
-			if (v != 0 && v < olen)
+			if (v != 0 && v < {32'd0, olen})
 				olen <= v[31:0];
 			oi <= 32'd0;
 			st <= S_OUT;
@@ -982,7 +1136,7 @@ always @(posedge clk) begin
 			end else begin
 				m_pkt_valid <= 1'b0;
 				cnt_tx <= cnt_tx + 1;
-				st <= S_IDLE;
+				st <= S_COPY_DONE;
 			end
 		end
 	end
@@ -992,21 +1146,21 @@ always @(posedge clk) begin
 		if (x_left == 0 || x_exit || (x_parser && perr != 0)) begin
 			st <= x_ret;
 		end else begin
-			w = cw(x_pc);
-			v = cw(x_pc + 1);
+			w = cw({16'd0, x_pc});
+			v = cw({16'd0, x_pc} + 1);
 			x_op <= w[63:56];
 			x_flags <= w[55:48];
 			x_imm <= w[47:32];
 			x_dst <= w[31:0];
 			x_ad <= v[63:32];
 			x_bd <= v[31:0];
-			x_aval <= cw(x_pc + 2);
-			x_bval <= cw(x_pc + 3);
+			x_aval <= cw({16'd0, x_pc} + 2);
+			x_bval <= cw({16'd0, x_pc} + 3);
 			// sign-extended from their own width for PISA_INSN_SIGNED (pisa_alu
 			// extends again, which changes nothing)
-			r = rd(v[63:32], cw(x_pc + 2));
+			r = rd(v[63:32], cw({16'd0, x_pc} + 2));
 			x_a <= w[48] ? sext(r, v[54:48]) : r;
-			r = rd(v[31:0], cw(x_pc + 3));
+			r = rd(v[31:0], cw({16'd0, x_pc} + 3));
 			x_b <= w[48] ? sext(r, v[22:16]) : r;
 			x_pc <= x_pc + 16'd4;
 			x_left <= x_left - 16'd1;
@@ -1033,9 +1187,9 @@ always @(posedge clk) begin
 			if (x_imm < g_nheaders)
 				phv_put(16'd512 + x_imm, 7'd1, {63'd0, x_op == OP_SETVALID});
 		OP_COPYHDR: begin
-			v = cw(b_hdr + x_imm);		// dst header
-			r = cw(b_hdr + x_aval[15:0]);	// src header
-			if (x_imm < g_nheaders && x_aval < g_nheaders && x_aval[15:0] != x_imm) begin
+			v = cw({16'd0, b_hdr} + {16'd0, x_imm});		// dst header
+			r = cw({16'd0, b_hdr} + {16'd0, x_aval[15:0]});	// src header
+			if (x_imm < g_nheaders && x_aval < {48'd0, g_nheaders} && x_aval[15:0] != x_imm) begin
 				cp_n <= v[47:32] < r[47:32] ? v[47:32] : r[47:32];
 				cp_dst <= v[63:48];
 				cp_src <= r[63:48];
@@ -1046,15 +1200,20 @@ always @(posedge clk) begin
 		OP_EXIT: x_exit <= 1'b1;
 		OP_COUNT: count(x_imm, x_a);
 		OP_REG_READ, OP_REG_WRITE: begin
-			w = cw(b_register + x_imm);
-			v = x_imm < g_nregisters && x_a < w[31:0] ? 64'd1 : 64'd0;
+			w = cw({16'd0, b_register} + {16'd0, x_imm});
+			v = x_imm < g_nregisters && x_a < {32'd0, w[31:0]} ? 64'd1 : 64'd0;
+			r = {40'd0, w[55:32]} + x_a;	// the cell; one past the memory changes nothing
 			if (x_op == OP_REG_READ)
-				dst_put(v[0] ? regs[w[55:32] + x_a] : 64'd0);
-			else if (v[0])
-				regs[w[55:32] + x_a] <= x_b & mask64(w[62:56]);
+				dst_put(v[0] ? regs[r[31:0]] : 64'd0);
+			else if (v[0] && r < REG_CELLS)
+				regs[r[31:0]] <= x_b & mask64(w[62:56]);
 		end
-		OP_METER, OP_DMETER:
-			dst_put(64'd0);	// GREEN: no meter configured
+		OP_METER: meter(x_imm, x_a);
+		OP_DMETER:
+			if (hit)
+				meter(x_imm, {32'd0, trow});	// the row that hit
+			else
+				dst_put(64'd0);			// a miss: GREEN
 		OP_HASH:
 			if (x_imm < g_nhash)
 				hash_start(b_hash + 3 * x_imm, 1'b0, S_X_HASHED);
@@ -1077,6 +1236,24 @@ always @(posedge clk) begin
 			phv[54] <= x_imm[7:0];
 			phv[55] <= x_bval[7:0];
 		end
+		OP_DIGEST:
+			if (x_imm < g_ndigests) begin
+				// the hash engine collects the field list's bytes (class 5), then
+				// S_DIG_OUT sends them
+				w = cw({16'd0, b_digest} + x_imm);
+				r = cw({16'd0, b_flist} + w[63:48]);
+				h_cls <= 3'd5;
+				h_pay <= 1'b0;
+				h_ret <= S_DIG_OUT;
+				h_acc <= 72'd0;
+				h_nacc <= 7'd0;
+				h_fi <= 16'd0;
+				h_dn <= 16'd0;
+				h_faddr <= r[63:48];
+				h_nf <= w[63:48] < g_nflists ? r[47:32] : 16'd0;
+				oi <= 32'd0;
+				st <= S_H_FIELD;
+			end
 		OP_TRUNCATE: begin
 			v = x_a > 64'hFFFF ? 64'hFFFF : x_a;
 			phv[58] <= v[15:8];
@@ -1097,15 +1274,15 @@ always @(posedge clk) begin
 						cp_i <= 16'hFFFF;
 					end
 				end else begin
-					w = cw(b_stack + x_imm);
+					w = cw({16'd0, b_stack} + {16'd0, x_imm});
 					if (x_imm >= g_nstacks || x_imm >= STACKS)
 						perr <= E_ARG;
-					else if (stk_next[x_imm] >= w[47:32])
+					else if (stk_next[{16'd0, x_imm}] >= w[47:32])
 						perr <= E_STACK;
-					else if (w[63:48] + stk_next[x_imm] >= g_nheaders)
+					else if (w[63:48] + stk_next[{16'd0, x_imm}] >= g_nheaders)
 						perr <= E_ARG;
 					else begin
-						ex_hdr <= w[63:48] + stk_next[x_imm];
+						ex_hdr <= w[63:48] + stk_next[{16'd0, x_imm}];
 						st <= S_X_EXTRACT;
 						cp_i <= 16'hFFFF;
 					end
@@ -1115,7 +1292,7 @@ always @(posedge clk) begin
 			if (x_parser) begin
 				if (x_a[2:0] != 0)
 					perr <= E_ARG;
-				else if ((x_a >> 3) > plen - cursor)
+				else if ((x_a >> 3) > {48'd0, plen} - {48'd0, cursor})
 					perr <= E_TOO_SHORT;
 				else
 					cursor <= cursor + x_a[18:3];
@@ -1126,7 +1303,7 @@ always @(posedge clk) begin
 	S_X_COPY: begin
 		// header bytes, then the validity bit (both headers inside the PHV or no bytes)
 		if (cp_i < cp_n && cp_dst + cp_n <= g_phv_bytes && cp_src + cp_n <= g_phv_bytes) begin
-			phv[cp_dst + cp_i] <= phv[cp_src + cp_i];
+			phv[{16'd0, cp_dst + cp_i}] <= phv[{16'd0, cp_src + cp_i}];
 			cp_i <= cp_i + 16'd1;
 		end else begin
 			phv_put(16'd512 + x_imm, 7'd1, phv_get(16'd512 + x_aval[15:0], 7'd1));
@@ -1134,7 +1311,7 @@ always @(posedge clk) begin
 		end
 	end
 	S_X_EXTRACT: begin
-		v = cw(b_hdr + ex_hdr);
+		v = cw({16'd0, b_hdr} + {16'd0, ex_hdr});
 		if (cp_i == 16'hFFFF) begin
 			if (v[47:32] > plen || cursor > plen - v[47:32]) begin
 				perr <= E_TOO_SHORT;
@@ -1144,13 +1321,13 @@ always @(posedge clk) begin
 			end
 		end else if (cp_i < v[47:32]) begin
 			if (v[63:48] + v[47:32] <= g_phv_bytes)
-				phv[v[63:48] + cp_i] <= pkt[cursor + cp_i];
+				phv[{16'd0, v[63:48] + cp_i}] <= pkt[{16'd0, cursor + cp_i}];
 			cp_i <= cp_i + 16'd1;
 		end else begin
 			phv_put(16'd512 + ex_hdr, 7'd1, 64'd1);
 			cursor <= cursor + v[47:32];
 			if (x_op == OP_EXTRACT_STACK)
-				stk_next[x_imm] <= stk_next[x_imm] + 16'd1;
+				stk_next[{16'd0, x_imm}] <= stk_next[{16'd0, x_imm}] + 16'd1;
 			st <= S_X_FETCH;
 		end
 	end
@@ -1159,17 +1336,34 @@ always @(posedge clk) begin
 		st <= S_X_FETCH;
 	end
 
+	S_DIG_OUT: begin
+		// the digest's bytes (DIG_MAX at most); a digest of no bytes sends nothing
+		if (!m_dig_valid || m_dig_ready) begin
+			if (oi < h_dn && oi < DIG_MAX) begin
+				m_dig_valid <= 1'b1;
+				m_dig_id <= x_imm;
+				m_dig_data <= dbuf[oi];
+				m_dig_last <= oi + 1 == h_dn || oi + 1 == DIG_MAX;
+				oi <= oi + 1;
+			end else begin
+				m_dig_valid <= 1'b0;
+				st <= S_X_FETCH;
+			end
+		end
+	end
+
 	// ---- hash engine: field list bytes (MSB first, zero padded), then the payload ----
 	S_H_START: begin
-		w = cw(h_rec);
-		v = cw(h_rec + 1);
+		w = cw({16'd0, h_rec});
+		v = cw({16'd0, h_rec} + 1);
 		h_cls <= w[58:56];
 		h_width <= w[53:48];
 		h_refin <= w[47];
 		h_refout <= w[46];
 		h_poly <= v[63:32];
 		h_crc <= v[31:0];
-		h_xo <= cw(h_rec + 2);
+		r = cw({16'd0, h_rec} + 2);
+		h_xo <= r[31:0];
 		h_sum <= 32'd0;
 		h_xor <= 16'd0;
 		h_id <= 64'd0;
@@ -1177,7 +1371,7 @@ always @(posedge clk) begin
 		h_acc <= 72'd0;
 		h_nacc <= 7'd0;
 		h_fi <= 16'd0;
-		r = cw(b_flist + w[31:16]);
+		r = cw({16'd0, b_flist} + {16'd0, w[31:16]});
 		h_faddr <= r[63:48];
 		h_nf <= w[31:16] < g_nflists ? r[47:32] : 16'd0;
 		if (w[58:56] == 3'd4) begin
@@ -1201,7 +1395,7 @@ always @(posedge clk) begin
 			h_pi <= cursor;
 			st <= h_pay ? S_H_PAY : S_H_FIN;
 		end else begin
-			w = cw(h_faddr + h_fi);
+			w = cw({16'd0, h_faddr} + {16'd0, h_fi});
 			v = phv_get(w[15:0], w[22:16]);
 			h_acc <= ((h_acc & {8'd0, mask64(h_nacc)}) << w[22:16]) | {8'd0, v};
 			h_nacc <= h_nacc + w[22:16];
@@ -1212,7 +1406,8 @@ always @(posedge clk) begin
 	end
 	S_H_BYTES: begin
 		if (h_nacc >= 8) begin
-			r = h_acc >> (h_nacc - 8);
+			// the byte at bits [h_nacc - 8, h_nacc): r takes the shift's low 64 bits
+			{v[7:0], r} = h_acc >> (h_nacc - 8);
 			hash_feed(r[7:0]);
 			h_nacc <= h_nacc - 7'd8;
 		end else begin
@@ -1221,8 +1416,8 @@ always @(posedge clk) begin
 	end
 	S_H_PAY: begin
 		if (h_pi < plen) begin
-			hash_feed(pkt[h_pi]);
-			h_id <= (h_id << 8) | pkt[h_pi];
+			hash_feed(pkt[{16'd0, h_pi}]);
+			h_id <= (h_id << 8) | {56'd0, pkt[{16'd0, h_pi}]};
 			h_pi <= h_pi + 16'd1;
 		end else begin
 			st <= S_H_FIN;
@@ -1249,10 +1444,10 @@ always @(posedge clk) begin
 	// ---- commands ----
 	S_C_BEAT: if (s_cmd_valid) begin
 		for (i = 0; i < 4; i = i + 1) begin
-			if (c_k + i < ROW_STAGE)
-				rstage[c_k + i] <= s_cmd_data[8 * i +: 8];
-			if (c_k + i < 16)
-				c_dat[8 * (c_k + i) +: 8] <= s_cmd_data[8 * i +: 8];
+			if ({16'd0, c_k} + i < ROW_STAGE)
+				rstage[{16'd0, c_k} + i] <= s_cmd_data[8 * i +: 8];
+			if ({16'd0, c_k} + i < 16)
+				c_dat[8 * ({16'd0, c_k} + i) +: 8] <= s_cmd_data[8 * i +: 8];
 		end
 		c_k <= c_k + 16'd4;
 		if (s_cmd_last)
@@ -1265,9 +1460,9 @@ always @(posedge clk) begin
 		st <= S_C_RSP;
 		case (c_kind)
 		4'd1: begin
-			w = cw(b_table + 5 * c_id);
-			v = cw(b_table + 5 * c_id + 1);
-			r = cw(b_table + 5 * c_id + 2);
+			w = cw({16'd0, b_table} + 5 * c_id);
+			v = cw({16'd0, b_table} + 5 * c_id + 1);
+			r = cw({16'd0, b_table} + 5 * c_id + 2);
 			if (!loaded || c_id >= g_ntables || c_index > v[63:32])
 				c_err <= ERR_RANGE;
 			else if (c_len != r[63:48] || c_len > ROW_STAGE)
@@ -1281,44 +1476,74 @@ always @(posedge clk) begin
 			end
 		end
 		4'd2, 4'd10: begin
-			w = cw(b_counter + c_id);
+			w = cw({16'd0, b_counter} + {16'd0, c_id});
 			if (!loaded || c_id >= g_ncounters || c_index >= w[31:0])
 				c_err <= ERR_RANGE;
 			else if (c_kind == 4'd2) begin
-				cntp[w[61:32] + c_index] <= c_dat[63:0];
-				cntb[w[61:32] + c_index] <= c_dat[127:64];
+				cntp[{2'd0, w[61:32]} + c_index] <= c_dat[63:0];
+				cntb[{2'd0, w[61:32]} + c_index] <= c_dat[127:64];
 			end else begin
-				m_rsp_a <= cntp[w[61:32] + c_index];
-				m_rsp_b <= cntb[w[61:32] + c_index];
+				m_rsp_a <= cntp[{2'd0, w[61:32]} + c_index];
+				m_rsp_b <= cntb[{2'd0, w[61:32]} + c_index];
 			end
 		end
 		4'd3, 4'd11: begin
-			w = cw(b_register + c_id);
+			w = cw({16'd0, b_register} + {16'd0, c_id});
 			if (!loaded || c_id >= g_nregisters || c_index >= w[31:0])
 				c_err <= ERR_RANGE;
 			else if (c_kind == 4'd3) begin
 				if ((c_dat[63:0] & ~mask64(w[62:56])) != 0)
 					c_err <= ERR_RANGE;
 				else
-					regs[w[55:32] + c_index] <= c_dat[63:0];
+					regs[{8'd0, w[55:32]} + c_index] <= c_dat[63:0];
 			end else begin
-				m_rsp_a <= regs[w[55:32] + c_index];
+				m_rsp_a <= regs[{8'd0, w[55:32]} + c_index];
 			end
 		end
-		// meters, multicast groups and clone sessions: this core has none yet
+		4'd5: begin
+			// a group's copies: n x (rid u16, port u16), little-endian
+			if (!loaded || c_id >= MC_GROUPS)
+				c_err <= ERR_RANGE;
+			else if (c_index > MC_SLOT)
+				c_err <= ERR_FULL;
+			else if ({16'd0, c_len} != 4 * c_index)
+				c_err <= ERR_INVAL;
+			else begin
+				c_k <= 16'd0;
+				st <= S_C_MCCOPY;
+			end
+		end
+		4'd4: begin
+			// configured flag, then cir_q16, pir_q16, cbs, pbs (u32 each); buckets full
+			w = cw({16'd0, b_meter} + c_id);
+			base = w[61:32] + c_index;
+			if (!loaded || c_id >= g_nmeters || c_index >= w[31:0] || base >= MTR_CELLS) begin
+				c_err <= ERR_RANGE;
+			end else begin
+				m_on[base] <= c_flag != 0;
+				m_cir[base] <= c_dat[31:0];
+				m_pir[base] <= c_dat[63:32];
+				m_cbs[base] <= c_dat[95:64];
+				m_pbs[base] <= c_dat[127:96];
+				m_tc[base] <= {16'd0, c_dat[95:64], 16'd0};
+				m_tp[base] <= {16'd0, c_dat[127:96], 16'd0};
+				m_last[base] <= now;
+			end
+		end
+		// clone sessions: this core has none yet
 		default: c_err <= c_kind <= 4'd6 ? ERR_RANGE : ERR_INVAL;
 		endcase
 	end
 	S_C_AFIND: begin
 		// the row's action must be one of the table's, in its place (default or entry)
-		w = cw(b_table + 5 * c_id);
-		v = cw(b_table + 5 * c_id + 4);
-		r = cw(v[47:32] + ai);
+		w = cw({16'd0, b_table} + 5 * c_id);
+		v = cw({16'd0, b_table} + 5 * c_id + 4);
+		r = cw({16'd0, v[47:32]} + {24'd0, ai});
 		if (ai >= w[23:16]) begin
 			c_err <= ERR_INVAL;
 			st <= S_C_RSP;
 		end else if (r[63:48] == {rstage[1], rstage[2]}) begin
-			v = cw(b_table + 5 * c_id + 1);
+			v = cw({16'd0, b_table} + 5 * c_id + 1);
 			if ((c_index != v[63:32] && r[24]) || (c_index == v[63:32] && r[25])) begin
 				c_err <= ERR_INVAL;
 				st <= S_C_RSP;
@@ -1329,10 +1554,28 @@ always @(posedge clk) begin
 			ai <= ai + 8'd1;
 		end
 	end
+	S_C_MCCOPY: begin
+		// ports are checked first: a refused group is left as it was
+		if (c_k < c_index[15:0]) begin
+			if ({rstage[4 * c_k + 3], rstage[4 * c_k + 2]} >= 16'd511) begin
+				c_err <= ERR_RANGE;
+				st <= S_C_RSP;
+			end else begin
+				c_k <= c_k + 16'd1;
+			end
+		end else begin
+			for (i = 0; i < MC_SLOT; i = i + 1) begin
+				mc_rid[c_id * MC_SLOT + i] <= {rstage[4 * i + 1], rstage[4 * i]};
+				mc_port[c_id * MC_SLOT + i] <= {rstage[4 * i + 3][0], rstage[4 * i + 2]};
+			end
+			mc_n[c_id] <= c_index[15:0];
+			st <= S_C_RSP;
+		end
+	end
 	S_C_ROWCOPY: begin
-		v = cw(b_table + 5 * c_id + 1);
+		v = cw({16'd0, b_table} + 5 * c_id + 1);
 		if (c_k < c_len) begin
-			rowm[v[31:0] + c_index * c_len + c_k] <= rstage[c_k];
+			rowm[v[31:0] + c_index * c_len + {16'd0, c_k}] <= rstage[{16'd0, c_k}];
 			c_k <= c_k + 16'd1;
 		end else begin
 			st <= S_C_RSP;
@@ -1353,11 +1596,13 @@ always @(posedge clk) begin
 		loaded <= 1'b0;
 		m_rsp_valid <= 1'b0;
 		m_pkt_valid <= 1'b0;
+		m_dig_valid <= 1'b0;
 		cnt_rx <= 32'd0;
 		cnt_tx <= 32'd0;
 		cnt_drop <= 32'd0;
 		cnt_oversize <= 32'd0;
 		cnt_cycles <= 64'd0;
+		now <= 48'd0;
 		rng <= 32'd1;
 		bank <= 1'b0;
 		commit_pend <= 1'b0;

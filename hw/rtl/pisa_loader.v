@@ -11,7 +11,7 @@
 // FAILED RANGE) and the image at most MAX_IMAGE bytes (else FULL).
 // IMAGE_COMMIT checks, in the order the protocol gives: length (RANGE), CRC (CRC), then what
 // pisa_image_read() would refuse that this parser can see: magic and a HWCONF section whose
-// status is 0 and that holds at least the 9 header words (FORMAT, or the status HWCONF
+// status is 0 and that holds at least the 10 header words (FORMAT, or the status HWCONF
 // carries: the writer's reason why the core cannot run the image), and the board name
 // (RANGE). Only then cfg_commit: the core switches banks and starts the image empty.
 // RESET: core_reset (empties rows, counters and registers; default rows as the image has
@@ -295,7 +295,7 @@ always @(posedge clk) begin
 				m_rsp_err <= E_FORMAT;
 			else if (hw_status != 0)
 				m_rsp_err <= hw_status;	// the writer's reason the core cannot run it
-			else if (hw_bad || hw_len < 4 + 8 * 9)
+			else if (hw_bad || hw_len < 4 + 8 * 10)
 				m_rsp_err <= E_FORMAT;
 			else if (pad(board, bd_slen) != left(BOARD))
 				m_rsp_err <= E_RANGE;

@@ -12,7 +12,8 @@
 //   m_pkt_* <--------------------------------------------------------------+
 //
 // The two packet sources are served a whole packet at a time, the ports first. Packets to
-// the CPU port leave on m_pkt_* like any other (the link's PACKET_IN is not written yet).
+// the CPU port leave on m_pkt_* like any other, and digests are dropped (the link's PACKET_IN
+// and DIGEST are not written yet).
 // now_us counts microseconds from CLK_HZ.
 `default_nettype none
 
@@ -105,7 +106,7 @@ localparam [15:0] PHV16 = PHV_MAX[15:0];
 pisa_ctl_link #(
 	.PHY(PHY), .CLKS_PER_BIT(CLKS_PER_BIT), .MAX_PAYLOAD(MAX_PAYLOAD), .WINDOW(WINDOW),
 	.PORTS(PORTS), .CPU_PORT(CPU_PORT), .STAGES(STAGES), .PHV_BYTES(PHV16),
-	.MCAST_GROUPS(16'd0), .MCAST_NODES(16'd0), .CLONE_SESSIONS(16'd0),
+	.MCAST_GROUPS(16'd256), .MCAST_NODES(16'd4096), .CLONE_SESSIONS(16'd0),	// pisa_core's
 	.MAX_IMAGE(MAX_IMAGE), .BOARD(BOARD)
 ) u_link (
 	.clk(clk), .rst(rst),
@@ -171,6 +172,9 @@ end
 
 wire [31:0] cnt_oversize;
 wire [63:0] cnt_cycles;
+wire [15:0] dig_id;
+wire [7:0] dig_data;
+wire dig_last, dig_valid;
 wire idle;
 
 pisa_core #(
@@ -190,10 +194,14 @@ pisa_core #(
 	.s_pkt_ready(in_ready),
 	.m_pkt_port(m_pkt_port), .m_pkt_data(m_pkt_data), .m_pkt_last(m_pkt_last),
 	.m_pkt_valid(m_pkt_valid), .m_pkt_ready(m_pkt_ready),
+	.m_dig_id(dig_id), .m_dig_data(dig_data), .m_dig_last(dig_last), .m_dig_valid(dig_valid),
+	.m_dig_ready(1'b1),
 	.cnt_rx(cnt_rx), .cnt_tx(cnt_tx), .cnt_drop(cnt_drop), .cnt_oversize(cnt_oversize),
 	.cnt_cycles(cnt_cycles)
 );
-wire _unused_core = &{1'b0, idle, cnt_oversize, cnt_cycles, 1'b0};
+// Digests are dropped here: the link's DIGEST message is not written yet.
+wire _unused_core = &{1'b0, idle, cnt_oversize, cnt_cycles, dig_id, dig_data, dig_last,
+		      dig_valid, 1'b0};
 
 endmodule
 `default_nettype wire

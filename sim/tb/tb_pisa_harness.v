@@ -11,7 +11,8 @@
 //   c KIND ID INDEX FLAG LEN B0 .. B(LEN-1)   a command as pisa_link_ctrl issues it
 //                                             -> "r ERR A B" (its answer on m_rsp_*)
 //   p PORT TIME_US LEN B0 .. B(LEN-1)         a packet, run to completion
-//                                             -> "o PORT LEN B0 .." per packet that left, "d"
+//                                             -> "o PORT LEN B0 .." per packet that left and
+//                                                "g ID LEN B0 .." per digest, in order, "d"
 //   s                                         -> "s RX TX DROP OVERSIZE CYCLES" (counters)
 //   q                                         -> "e RX TX DROP OVERSIZE CYCLES", the end
 // The packet sink is randomly not ready (+seed), so back-pressure is exercised on every
@@ -47,6 +48,9 @@ wire out_last, out_valid;
 reg out_ready = 1'b0;
 wire [31:0] cnt_rx, cnt_tx, cnt_drop, cnt_oversize;
 wire [63:0] cnt_cycles;
+wire [15:0] dig_id;
+wire [7:0] dig_data;
+wire dig_last, dig_valid;
 
 pisa_core dut (
 	.clk(clk), .rst(rst), .now_us(now_us),
@@ -62,6 +66,8 @@ pisa_core dut (
 	.s_pkt_ready(in_ready),
 	.m_pkt_port(out_port), .m_pkt_data(out_data), .m_pkt_last(out_last),
 	.m_pkt_valid(out_valid), .m_pkt_ready(out_ready),
+	.m_dig_id(dig_id), .m_dig_data(dig_data), .m_dig_last(dig_last), .m_dig_valid(dig_valid),
+	.m_dig_ready(1'b1),
 	.cnt_rx(cnt_rx), .cnt_tx(cnt_tx), .cnt_drop(cnt_drop), .cnt_oversize(cnt_oversize),
 	.cnt_cycles(cnt_cycles)
 );
@@ -90,6 +96,22 @@ always @(posedge clk) begin
 		end
 	end
 end
+
+// digests, written as they complete
+reg [7:0] dbytes [0:65535];
+integer dlen = 0, dk;
+always @(posedge clk)
+	if (dig_valid) begin
+		dbytes[dlen] = dig_data;
+		dlen = dlen + 1;
+		if (dig_last) begin
+			$fwrite(fout, "g %0x %0x", dig_id, dlen);
+			for (dk = 0; dk < dlen; dk = dk + 1)
+				$fwrite(fout, " %02x", dbytes[dk]);
+			$fwrite(fout, "\n");
+			dlen = 0;
+		end
+	end
 
 task fatal(input [8*80-1:0] why);
 	begin

@@ -192,8 +192,8 @@ check packet_out_routed_and_counted_by_rtl test "$rc" -eq 0 -a \
 	-n "$(grep 'route_stats\[1\]= (57 bytes, 1 packets)' "$T/cnt.out")"
 # an image the core cannot run: the board's loader refuses it at IMAGE_COMMIT, with the
 # reason the image carries (HWCONF status), and the running program stays
-"$BIN/p4lower" "$top/examples/l2_switch/l2_switch.p4" -o "$T/l2.pisa" 2>"$T/p4l2.err"
-CTL load "$T/l2.pisa" >"$T/load2.out" 2>"$T/load2.err"
+"$BIN/p4lower" "$here/recirculate.p4" -o "$T/rc.pisa" 2>"$T/p4l2.err"
+CTL load "$T/rc.pisa" >"$T/load2.out" 2>"$T/load2.err"
 rc=$?
 WHY="exit $rc: $(oneline "$T/load2.err")"
 check unsupported_image_refused_by_board test "$rc" -eq 1 -a \

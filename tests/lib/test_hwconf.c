@@ -82,10 +82,10 @@ int main(void)
 		pisa_hwconf_free(&hc);
 	}
 
-	ins[0].op = PISA_DIGEST;
+	ins[0].op = PISA_RESUBMIT;
 	e = pisa_hwconf_build(&img, &lim, &hc, err, sizeof(err));
 	snprintf(why, sizeof(why), "returned %d: %s", e, err);
-	check("digest refused", e == -PISA_E_INVAL && strstr(err, "action 0 uses digest"), why);
+	check("resubmit refused", e == -PISA_E_INVAL && strstr(err, "action 0 uses resubmit"), why);
 	ins[0].op = PISA_DROP;
 
 	hdr[1].fixed_bytes = 4;

@@ -3,9 +3,10 @@
  * rtl_diff: differential test of the RTL core against pisa-model. Both get
  * the same control-plane commands (an STF test's entries, then random
  * default actions and random entries) and the same packets (the STF test's,
- * mutated, and random ones); every packet that leaves (port and bytes, in
- * order), every drop, and at the end every counter and register cell must
- * be equal. Prints "PASS rtl-diff/NAME (...)" or "FAIL rtl-diff/NAME: first
+ * mutated, and random ones; the test's CLI lines, multicast groups and
+ * mirroring sessions, go to both too); every packet that leaves (port and bytes, in
+ * order), every drop, every digest, and at the end every counter and
+ * register cell must be equal. Prints "PASS rtl-diff/NAME (...)" or "FAIL rtl-diff/NAME: first
  * difference".
  *
  * usage: rtl_diff [--seed S] [--packets N] [--entries N] [--name NAME]
@@ -180,7 +181,7 @@ int main(int argc, char **argv)
 	struct stf_file f = { 0, NULL };
 	static struct seedpkt seeds[MAX_SEEDS];
 	unsigned nseeds = 0, i, k, cmds = 0, cells = 0;
-	struct outs om = { 0 }, orr = { 0 };
+	struct outs om = { 0 }, orr = { 0 }, dm = { 0 }, dr = { 0 };
 	char err[1024], line[2048];
 	int e;
 	uint64_t now = 0;
@@ -218,6 +219,8 @@ int main(int argc, char **argv)
 	rtl = stf_rtl_new(img, harness, NULL, err, sizeof(err));
 	if (!m || !rtl)
 		failf("cannot set up: %s", rtl ? "out of memory" : err);
+	pisa_model_set_digest_cb(m, collect, &dm);
+	stf_rtl_set_digest_cb(rtl, collect, &dr);
 	cm = pisa_ctl_new(img, &pisa_model_ops, m);
 	cr = pisa_ctl_new(img, &stf_rtl_ops, rtl);
 	if (!cm || !cr || pisa_ctl_init(cm) < 0 || pisa_ctl_init(cr) < 0)
@@ -236,8 +239,9 @@ int main(int argc, char **argv)
 			const struct stf_stmt *s = &f.s[i];
 			char *l;
 
-			if (s->kind == STF_ADD || s->kind == STF_SETDEFAULT) {
-				l = stf_xlate(img, s, err, sizeof(err));
+			if (s->kind == STF_ADD || s->kind == STF_SETDEFAULT || s->kind == STF_CLI) {
+				l = s->kind == STF_CLI ? strdup(s->cli) :
+				    stf_xlate(img, s, err, sizeof(err));
 				if (l && pisa_ctl_exec(cm, l, null, err, sizeof(err)) == 0) {
 					if (pisa_ctl_exec(cr, l, null, err, sizeof(err)) < 0)
 						failf("%s: the model took it, the RTL side not: %s", l, err);
@@ -345,6 +349,15 @@ int main(int argc, char **argv)
 				failf("output %u: byte %u: model %02x, RTL %02x", i, k, om.p[i].data[k],
 				      orr.p[i].data[k]);
 	}
+	for (i = 0; i < dm.n || i < dr.n; i++) {
+		if (i >= dm.n || i >= dr.n)
+			failf("digest %u: %s sent it, the %s did not", i, i >= dm.n ? "the RTL" :
+			      "the model", i >= dm.n ? "model" : "RTL");
+		if (dm.p[i].port != dr.p[i].port || dm.p[i].len != dr.p[i].len ||
+		    memcmp(dm.p[i].data, dr.p[i].data, dm.p[i].len))
+			failf("digest %u: model id %u, %zu bytes; RTL id %u, %zu bytes, or other bytes", i,
+			      dm.p[i].port, dm.p[i].len, dr.p[i].port, dr.p[i].len);
+	}
 	/* every counter and register cell */
 	for (i = 0; i < img->ncounters + img->nregisters; i++) {
 		int reg = i >= img->ncounters;
@@ -368,14 +381,20 @@ int main(int argc, char **argv)
 				      em, a, b, er);
 		}
 	}
-	printf("PASS rtl-diff/%s (seed %lu: %lu packets, %zu out, %u commands, %u cells)\n", name,
-	       seed, npackets, om.n, cmds, cells);
+	printf("PASS rtl-diff/%s (seed %lu: %lu packets, %zu out, %zu digests, %u commands, %u cells)\n",
+	       name, seed, npackets, om.n, dm.n, cmds, cells);
 	for (i = 0; i < om.n; i++)
 		free(om.p[i].data);
 	for (i = 0; i < orr.n; i++)
 		free(orr.p[i].data);
+	for (i = 0; i < dm.n; i++)
+		free(dm.p[i].data);
+	for (i = 0; i < dr.n; i++)
+		free(dr.p[i].data);
 	free(om.p);
 	free(orr.p);
+	free(dm.p);
+	free(dr.p);
 	stf_file_free(&f);
 	pisa_ctl_free(cm);
 	pisa_ctl_free(cr);
