@@ -126,6 +126,9 @@ static uint32_t put_insns(struct build *b, const struct pisa_insn *in, unsigned 
 	for (i = 0; i < n && !b->rc; i++) {
 		const char *u = unsupported_op(in[i].op);
 
+		if (in[i].op == PISA_CLONE && in[i].imm == PISA_CLONE_E2E)
+			u = "an egress-to-egress clone";
+
 		if (u) {
 			fail(b, -PISA_E_INVAL, "%s %u uses %s, which the RTL core does not implement yet",
 			     where, id, u);

@@ -20,9 +20,9 @@
 // random), random, truncate, checksum verify and update (with payload), exact (hash ways) and
 // ternary/lpm/range (row scan) tables, hit/miss, action_run and gateway control flow, ingress
 // and egress passes, unicast, multicast (MC_GROUPS groups of MC_SLOT copies), drop, meters
-// (indexed and direct, two-rate three-colour), digests (m_dig_*). Not yet: clone sessions
-// (the core has none, so their writes fail with RANGE and a request finds no session, as in
-// pisa-model without them), resubmit, recirculate, varbit headers: lib/pisa_hwconf.c refuses
+// (indexed and direct, two-rate three-colour), digests (m_dig_*), I2E clones (the packet as
+// it arrived, parsed again, to a session's port or group; the original waits in phv_orig).
+// Not yet: E2E clones, resubmit, recirculate, varbit headers: lib/pisa_hwconf.c refuses
 // images that use those.
 //
 // Packets: s_pkt_* carries one packet (port with every byte, s_pkt_last on the final one);
@@ -44,7 +44,8 @@ module pisa_core #(
 	parameter MC_GROUPS = 256,	// multicast groups 0 .. MC_GROUPS-1 ...
 	parameter MC_SLOT = 16,		// ... of at most MC_SLOT copies each
 	parameter DIG_MAX = 1024,	// longest digest, bytes (longer ones are cut)
-	parameter MTR_CELLS = 4096	// meter cells
+	parameter MTR_CELLS = 4096,	// meter cells
+	parameter CL_SESS = 1024	// clone (mirror) sessions
 ) (
 	input  wire         clk,
 	input  wire         rst,
@@ -128,6 +129,12 @@ reg [63:0] regs [0:REG_CELLS-1];
 reg [15:0] stk_next [0:STACKS-1];
 reg [7:0]  rstage [0:ROW_STAGE-1];
 reg [7:0]  phv_save [0:PHV_MAX-1];	// the PHV after ingress, for each multicast copy
+reg [7:0]  phv_orig [0:PHV_MAX-1];	// the original's PHV while its I2E clone runs
+// clone sessions: enabled, port (or a multicast group), truncation
+reg        cs_en [0:CL_SESS-1];
+reg [8:0]  cs_port [0:CL_SESS-1];
+reg [15:0] cs_grp [0:CL_SESS-1];
+reg [15:0] cs_trunc [0:CL_SESS-1];
 reg [15:0] mc_n [0:MC_GROUPS-1];	// copies of each group
 reg [15:0] mc_rid [0:MC_GROUPS*MC_SLOT-1];
 reg [8:0]  mc_port [0:MC_GROUPS*MC_SLOT-1];
@@ -180,19 +187,24 @@ function [63:0] win_bits(input [71:0] win, input [2:0] skip, input [6:0] w);
 endfunction
 
 // PHV field; zero outside the image's PHV (model_get).
-function [63:0] phv_get(input [15:0] off, input [6:0] w);
+// orig: read the saved original PHV (phv_orig) instead, for an I2E clone's kept fields.
+function [63:0] phv_read(input orig, input [15:0] off, input [6:0] w);
 	reg [71:0] win;
 	integer i, b;
 	begin
 		b = {16'd0, off} >> 3;
 		win = 72'd0;
 		for (i = 0; i < 9; i = i + 1)
-			win = {win[63:0], (b + i < PHV_MAX) ? phv[b + i] : 8'h00};
+			win = {win[63:0], (b + i < PHV_MAX) ? (orig ? phv_orig[b + i] : phv[b + i]) : 8'h00};
 		if (w == 0 || w > 64 || {16'd0, off} + {25'd0, w} > {16'd0, g_phv_bytes} * 8)
-			phv_get = 64'd0;
+			phv_read = 64'd0;
 		else
-			phv_get = win_bits(win, off[2:0], w);
+			phv_read = win_bits(win, off[2:0], w);
 	end
+endfunction
+
+function [63:0] phv_get(input [15:0] off, input [6:0] w);
+	phv_get = phv_read(1'b0, off, w);
 endfunction
 
 // Packet bits at bit offset off; bits past len read zero.
@@ -310,7 +322,8 @@ localparam [5:0]
 	S_H_START = 34, S_H_FIELD = 35, S_H_BYTES = 36, S_H_PAY = 37, S_H_FIN = 38,
 	S_C_BEAT = 39, S_C_CHECK = 40, S_C_AFIND = 41, S_C_ROWCOPY = 42, S_C_RSP = 43,
 	S_LOAD_CLR = 44, S_PASS_END = 45, S_LOAD_HDR = 46, S_LOAD_DEF = 47, S_ZERO = 48,
-	S_MC_PHV = 49, S_MC_NEXT = 50, S_COPY_DONE = 52, S_C_MCCOPY = 53,
+	S_MC_PHV = 49, S_MC_NEXT = 50, S_COPY_DONE = 52, S_C_MCCOPY = 53, S_CL_SAVE = 55,
+	S_CL_KEEP = 56, S_CL_SPAWN = 57, S_CL_RESTORE = 58,
 	S_DIG_OUT = 54;
 
 reg [5:0] st;
@@ -387,6 +400,10 @@ reg cp_mc;
 reg [15:0] mc_g, mc_i;		// the group being replicated and its next copy
 reg [15:0] sv_i;
 reg sv_load;			// S_MC_PHV: 0 saves the PHV, 1 restores it
+reg cp_rep;			// the copy is a multicast replica (instance_type 5)
+reg [15:0] cp_trunc;		// a clone session's truncation, 0 none
+reg cl_active, cl_done;		// the packet's I2E clone is running / was served
+reg [15:0] cl_sess, cl_k, orig_cursor;
 
 // commands
 reg [3:0] c_kind;
@@ -678,8 +695,9 @@ always @(posedge clk) begin
 		r = cw(8);
 		clr_n <= v[31:0] > r[63:32] ? (v[31:0] > r[31:0] ? v[31:0] : r[31:0]) :
 			 (r[63:32] > r[31:0] ? r[63:32] : r[31:0]);
-		if (clr_n < MC_GROUPS || clr_n < MTR_CELLS)
-			clr_n <= MC_GROUPS > MTR_CELLS ? MC_GROUPS : MTR_CELLS;
+		if (clr_n < MC_GROUPS || clr_n < MTR_CELLS || clr_n < CL_SESS)
+			clr_n <= MC_GROUPS > MTR_CELLS ? (MC_GROUPS > CL_SESS ? MC_GROUPS : CL_SESS) :
+				 (MTR_CELLS > CL_SESS ? MTR_CELLS : CL_SESS);
 		rng <= 32'd1;
 		st <= cw(0) == 64'h5048574300000001 ? S_LOAD_CLR : S_IDLE;	// no image: stay empty
 	end
@@ -690,6 +708,7 @@ always @(posedge clk) begin
 		if (clr_i < REG_CELLS) regs[clr_i] <= 64'd0;
 		if (clr_i < MC_GROUPS) mc_n[clr_i] <= 16'd0;
 		if (clr_i < MTR_CELLS) m_on[clr_i] <= 1'b0;
+		if (clr_i < CL_SESS) cs_en[clr_i] <= 1'b0;
 		clr_i <= clr_i + 1;
 		if (clr_i + 1 >= clr_n || clr_i + 1 >= ROW_BYTES + CNT_CELLS + REG_CELLS) begin
 			dt <= 16'd0;
@@ -729,6 +748,9 @@ always @(posedge clk) begin
 			cnt_oversize <= cnt_oversize + 1;
 			st <= S_IDLE;
 		end else begin
+			cl_active <= 1'b0;
+			cl_done <= 1'b0;
+			cp_trunc <= 16'd0;
 			st <= S_ZERO;
 		end
 	end
@@ -742,7 +764,8 @@ always @(posedge clk) begin
 				stk_next[{16'd0, zi}] <= 16'd0;
 			zi <= zi + 16'd1;
 		end else begin
-			st <= S_ING_INIT;
+			cl_k <= 16'd0;
+			st <= cl_active ? S_CL_KEEP : S_ING_INIT;
 		end
 	end
 	S_ING_INIT: begin
@@ -832,7 +855,7 @@ always @(posedge clk) begin
 	// ---- checksum units: verify after the parser (gress 0), update before the deparser ----
 	S_CSUM: begin
 		if (cs_i >= g_ncsum) begin
-			st <= gress ? S_DEP : S_T_NEXT;
+			st <= gress ? S_DEP : (cl_active ? S_CL_SPAWN : S_T_NEXT);
 			tnext <= gress ? g_eg_start : g_ing_start;
 		end else begin
 			base = {16'd0, b_csum} + 6 * cs_i;
@@ -996,13 +1019,24 @@ always @(posedge clk) begin
 
 	// ---- traffic manager (after ingress) / end of egress ----
 	S_TM: begin
-		if (!gress) begin
-			// (no clone session exists in this core yet, and no image resubmits)
+		if (!gress && !cl_done && phv[54] == 8'd1 && {phv[52], phv[53]} < CL_SESS &&
+		    cs_en[{phv[52], phv[53]}]) begin
+			// an I2E clone first: the packet as it arrived, parsed again, metadata zero
+			// but the clone field list; the original waits in phv_orig
+			cl_active <= 1'b1;
+			cl_sess <= {phv[52], phv[53]};
+			orig_cursor <= cursor;
+			sv_i <= 16'd0;
+			st <= S_CL_SAVE;
+		end else if (!gress) begin
+			// (no image resubmits: lib/pisa_hwconf.c refuses those)
 			cp_mc <= 1'b0;
+			cp_rep <= 1'b0;
 			mc_i <= 16'd0;
 			if ({phv[6], phv[7]} != 16'd0) begin
 				// multicast: one copy per (rid, port) of the group; none: dropped
 				mc_g <= {phv[6], phv[7]};
+				cp_rep <= 1'b1;
 				sv_i <= 16'd0;
 				sv_load <= 1'b0;
 				if ({phv[6], phv[7]} < MC_GROUPS && mc_n[{phv[6], phv[7]}] != 0)
@@ -1051,9 +1085,70 @@ always @(posedge clk) begin
 		if (cp_mc && mc_i + 1 < mc_n[mc_g]) begin
 			mc_i <= mc_i + 16'd1;
 			st <= S_MC_NEXT;
+		end else if (cl_active && !cl_done) begin
+			// the clone's copies are out: the original goes on
+			cp_mc <= 1'b0;
+			cl_done <= 1'b1;
+			cp_trunc <= 16'd0;
+			sv_i <= 16'd0;
+			st <= S_CL_RESTORE;
 		end else begin
 			cp_mc <= 1'b0;
 			st <= S_IDLE;
+		end
+	end
+	S_CL_SAVE: begin
+		if (sv_i < g_phv_bytes && sv_i < PHV_MAX) begin
+			phv_orig[sv_i] <= phv[sv_i];
+			sv_i <= sv_i + 16'd1;
+		end else begin
+			zi <= 16'd0;
+			st <= S_ZERO;
+		end
+	end
+	S_CL_KEEP: begin
+		// the clone field list's fields (byte 55: its id + 1), then instance_type 1
+		w = cw({16'd0, b_flist} + {24'd0, phv_orig[55]} - 32'd1);
+		if (phv_orig[55] != 0 && {8'd0, phv_orig[55]} <= g_nflists && cl_k < w[47:32]) begin
+			r = cw({16'd0, w[63:48]} + {16'd0, cl_k});
+			phv_put(r[15:0], r[22:16], phv_read(1'b1, r[15:0], r[22:16]));
+			cl_k <= cl_k + 16'd1;
+		end else begin
+			phv[12] <= 8'h00;
+			phv[13] <= 8'h00;
+			phv[14] <= 8'h00;
+			phv[15] <= 8'd1;
+			st <= S_ING_INIT;
+		end
+	end
+	S_CL_SPAWN: begin
+		// to the session's port, or each copy of its multicast group (no such group: none)
+		cp_trunc <= cs_trunc[cl_sess];
+		cp_rep <= 1'b0;
+		cp_mc <= 1'b0;
+		if (cs_grp[cl_sess] != 0) begin
+			mc_g <= cs_grp[cl_sess];
+			mc_i <= 16'd0;
+			sv_i <= 16'd0;
+			sv_load <= 1'b0;
+			if (cs_grp[cl_sess] < MC_GROUPS && mc_n[cs_grp[cl_sess]] != 0)
+				st <= S_MC_PHV;
+			else
+				st <= S_COPY_DONE;
+		end else begin
+			cp_port <= cs_port[cl_sess];
+			cp_rid <= 16'd0;
+			st <= S_EG_INIT;
+		end
+	end
+	S_CL_RESTORE: begin
+		if (sv_i < g_phv_bytes && sv_i < PHV_MAX) begin
+			phv[sv_i] <= phv_orig[sv_i];
+			sv_i <= sv_i + 16'd1;
+		end else begin
+			cursor <= orig_cursor;
+			gress <= 1'b0;
+			st <= S_TM;
 		end
 	end
 	S_EG_INIT: begin
@@ -1062,7 +1157,7 @@ always @(posedge clk) begin
 		eg_port <= {7'd0, cp_port};
 		phv[8] <= cp_rid[15:8];			// egress_rid
 		phv[9] <= cp_rid[7:0];
-		if (cp_mc) begin
+		if (cp_rep) begin
 			phv[12] <= 8'h00;		// instance_type: replica
 			phv[13] <= 8'h00;
 			phv[14] <= 8'h00;
@@ -1116,7 +1211,10 @@ always @(posedge clk) begin
 			oi <= oi + 1;
 		end else begin
 			// truncate_length, if set and shorter
+			// a clone session's truncation, if shorter
 			v = {48'd0, phv[58], phv[59]};
+			if (cp_trunc != 0 && (v == 0 || {48'd0, cp_trunc} < v))
+				v = {48'd0, cp_trunc};
 			if (v != 0 && v < {32'd0, olen})
 				olen <= v[31:0];
 			oi <= 32'd0;
@@ -1530,8 +1628,20 @@ always @(posedge clk) begin
 				m_last[base] <= now;
 			end
 		end
-		// clone sessions: this core has none yet
-		default: c_err <= c_kind <= 4'd6 ? ERR_RANGE : ERR_INVAL;
+		4'd6: begin
+			// enabled flag; port, mcast_grp, truncate (u16 each)
+			if (!loaded || c_id >= CL_SESS ||
+			    (c_flag != 0 && c_dat[15:0] >= 16'd511 && c_dat[31:16] == 16'd0) ||
+			    (c_dat[31:16] != 16'd0 && c_dat[31:16] >= MC_GROUPS)) begin
+				c_err <= ERR_RANGE;
+			end else begin
+				cs_en[c_id] <= c_flag != 0;
+				cs_port[c_id] <= c_dat[8:0];
+				cs_grp[c_id] <= c_dat[31:16];
+				cs_trunc[c_id] <= c_dat[47:32];
+			end
+		end
+		default: c_err <= ERR_INVAL;
 		endcase
 	end
 	S_C_AFIND: begin

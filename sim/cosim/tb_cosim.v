@@ -9,7 +9,7 @@
 // Every protocol byte crosses the Verilog UART and frame decoder, every image byte the
 // loader, every packet the pipeline. pisa_link_ctrl answers HELLO with the sim profile of
 // lib/pisa_profile.c (version 1.0, 511 ports, CPU port 255, 32 stages, 1024 PHV bytes) and
-// window 16, 256 multicast groups of up to 16 copies, no clone sessions (the core has none yet).
+// window 16, 256 multicast groups of up to 16 copies and 1024 clone sessions (pisa_core's).
 // MAX_PAYLOAD is 128, not pisa-model's 10240: Icarus runs this design at some 50-100k cycles
 // a second, a byte takes 10 * CLKS_PER_BIT cycles, so a 140-byte frame crosses the UART in
 // about 60 ms, well inside pisad's 200 ms retransmission timeout; 1 KiB frames would not be.

@@ -86,7 +86,19 @@ int main(void)
 	e = pisa_hwconf_build(&img, &lim, &hc, err, sizeof(err));
 	snprintf(why, sizeof(why), "returned %d: %s", e, err);
 	check("resubmit refused", e == -PISA_E_INVAL && strstr(err, "action 0 uses resubmit"), why);
+	ins[0].op = PISA_CLONE;
+	ins[0].imm = PISA_CLONE_E2E;
+	e = pisa_hwconf_build(&img, &lim, &hc, err, sizeof(err));
+	snprintf(why, sizeof(why), "returned %d: %s", e, err);
+	check("E2E clone refused", e == -PISA_E_INVAL && strstr(err, "egress-to-egress clone"), why);
+	ins[0].imm = PISA_CLONE_I2E;
+	e = pisa_hwconf_build(&img, &lim, &hc, err, sizeof(err));
+	snprintf(why, sizeof(why), "returned %d: %s", e, err);
+	check("I2E clone taken", e == 0, why);
+	if (e == 0)
+		pisa_hwconf_free(&hc);
 	ins[0].op = PISA_DROP;
+	ins[0].imm = 0;
 
 	hdr[1].fixed_bytes = 4;
 	e = pisa_hwconf_build(&img, &lim, &hc, err, sizeof(err));
