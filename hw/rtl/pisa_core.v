@@ -322,8 +322,8 @@ localparam [5:0]
 	S_H_START = 34, S_H_FIELD = 35, S_H_BYTES = 36, S_H_PAY = 37, S_H_FIN = 38,
 	S_C_BEAT = 39, S_C_CHECK = 40, S_C_AFIND = 41, S_C_ROWCOPY = 42, S_C_RSP = 43,
 	S_LOAD_CLR = 44, S_PASS_END = 45, S_LOAD_HDR = 46, S_LOAD_DEF = 47, S_ZERO = 48,
-	S_MC_PHV = 49, S_MC_NEXT = 50, S_COPY_DONE = 52, S_C_MCCOPY = 53, S_CL_SAVE = 55,
-	S_CL_KEEP = 56, S_CL_SPAWN = 57, S_CL_RESTORE = 58,
+	S_PHV_COPY = 49, S_MC_NEXT = 50, S_COPY_DONE = 52, S_C_MCCOPY = 53, S_CL_KEEP = 56,
+	S_CL_SPAWN = 57,
 	S_DIG_OUT = 54;
 
 reg [5:0] st;
@@ -399,7 +399,10 @@ reg [15:0] cp_rid;
 reg cp_mc;
 reg [15:0] mc_g, mc_i;		// the group being replicated and its next copy
 reg [15:0] sv_i;
-reg sv_load;			// S_MC_PHV: 0 saves the PHV, 1 restores it
+// S_PHV_COPY: which way, and where to go after
+localparam [1:0] PC_TO_SAVE = 0, PC_FROM_SAVE = 1, PC_TO_ORIG = 2, PC_FROM_ORIG = 3;
+reg [1:0] pc_mode;
+reg [5:0] pc_ret;
 reg cp_rep;			// the copy is a multicast replica (instance_type 5)
 reg [15:0] cp_trunc;		// a clone session's truncation, 0 none
 reg cl_active, cl_done;		// the packet's I2E clone is running / was served
@@ -607,6 +610,16 @@ endtask
 task dst_put(input [63:0] val);
 	if (x_dst[31:28] == K_PHV)
 		phv_put(x_dst[15:0], x_dst[22:16], val);
+endtask
+
+// Copies the PHV (mode PC_*) one byte per cycle, then goes to ret.
+task phv_copy(input [1:0] mode, input [5:0] ret);
+	begin
+		sv_i <= 16'd0;
+		pc_mode <= mode;
+		pc_ret <= ret;
+		st <= S_PHV_COPY;
+	end
 endtask
 
 // A copy is dropped; the next multicast copy (if any) goes on.
@@ -1026,8 +1039,8 @@ always @(posedge clk) begin
 			cl_active <= 1'b1;
 			cl_sess <= {phv[52], phv[53]};
 			orig_cursor <= cursor;
-			sv_i <= 16'd0;
-			st <= S_CL_SAVE;
+			zi <= 16'd0;
+			phv_copy(PC_TO_ORIG, S_ZERO);
 		end else if (!gress) begin
 			// (no image resubmits: lib/pisa_hwconf.c refuses those)
 			cp_mc <= 1'b0;
@@ -1037,10 +1050,8 @@ always @(posedge clk) begin
 				// multicast: one copy per (rid, port) of the group; none: dropped
 				mc_g <= {phv[6], phv[7]};
 				cp_rep <= 1'b1;
-				sv_i <= 16'd0;
-				sv_load <= 1'b0;
 				if ({phv[6], phv[7]} < MC_GROUPS && mc_n[{phv[6], phv[7]}] != 0)
-					st <= S_MC_PHV;
+					phv_copy(PC_TO_SAVE, S_MC_NEXT);
 				else
 					pass_drop;
 			end else if ({phv[2][0], phv[3]} == 9'd511) begin
@@ -1059,17 +1070,19 @@ always @(posedge clk) begin
 			end
 		end
 	end
-	S_MC_PHV: begin
-		// one byte per cycle: the PHV as ingress left it is saved, and each further copy
-		// starts from it
+	S_PHV_COPY: begin
+		// one byte per cycle (pc_mode): the PHV as ingress left it is saved for the copies
+		// of a group, each further copy starts from it; an I2E clone's original waits
 		if (sv_i < g_phv_bytes && sv_i < PHV_MAX) begin
-			if (sv_load)
-				phv[sv_i] <= phv_save[sv_i];
-			else
-				phv_save[sv_i] <= phv[sv_i];
+			case (pc_mode)
+			PC_TO_SAVE: phv_save[sv_i] <= phv[sv_i];
+			PC_FROM_SAVE: phv[sv_i] <= phv_save[sv_i];
+			PC_TO_ORIG: phv_orig[sv_i] <= phv[sv_i];
+			default: phv[sv_i] <= phv_orig[sv_i];
+			endcase
 			sv_i <= sv_i + 16'd1;
 		end else begin
-			st <= sv_load ? S_EG_INIT : S_MC_NEXT;
+			st <= pc_ret;
 		end
 	end
 	S_MC_NEXT: begin
@@ -1077,9 +1090,10 @@ always @(posedge clk) begin
 		cp_port <= mc_port[base];
 		cp_rid <= mc_rid[base];
 		cp_mc <= 1'b1;
-		sv_i <= 16'd0;
-		sv_load <= 1'b1;
-		st <= mc_i == 0 ? S_EG_INIT : S_MC_PHV;
+		if (mc_i == 0)
+			st <= S_EG_INIT;
+		else
+			phv_copy(PC_FROM_SAVE, S_EG_INIT);
 	end
 	S_COPY_DONE: begin
 		if (cp_mc && mc_i + 1 < mc_n[mc_g]) begin
@@ -1090,20 +1104,12 @@ always @(posedge clk) begin
 			cp_mc <= 1'b0;
 			cl_done <= 1'b1;
 			cp_trunc <= 16'd0;
-			sv_i <= 16'd0;
-			st <= S_CL_RESTORE;
+			cursor <= orig_cursor;
+			gress <= 1'b0;
+			phv_copy(PC_FROM_ORIG, S_TM);
 		end else begin
 			cp_mc <= 1'b0;
 			st <= S_IDLE;
-		end
-	end
-	S_CL_SAVE: begin
-		if (sv_i < g_phv_bytes && sv_i < PHV_MAX) begin
-			phv_orig[sv_i] <= phv[sv_i];
-			sv_i <= sv_i + 16'd1;
-		end else begin
-			zi <= 16'd0;
-			st <= S_ZERO;
 		end
 	end
 	S_CL_KEEP: begin
@@ -1129,26 +1135,14 @@ always @(posedge clk) begin
 		if (cs_grp[cl_sess] != 0) begin
 			mc_g <= cs_grp[cl_sess];
 			mc_i <= 16'd0;
-			sv_i <= 16'd0;
-			sv_load <= 1'b0;
 			if (cs_grp[cl_sess] < MC_GROUPS && mc_n[cs_grp[cl_sess]] != 0)
-				st <= S_MC_PHV;
+				phv_copy(PC_TO_SAVE, S_MC_NEXT);
 			else
 				st <= S_COPY_DONE;
 		end else begin
 			cp_port <= cs_port[cl_sess];
 			cp_rid <= 16'd0;
 			st <= S_EG_INIT;
-		end
-	end
-	S_CL_RESTORE: begin
-		if (sv_i < g_phv_bytes && sv_i < PHV_MAX) begin
-			phv[sv_i] <= phv_orig[sv_i];
-			sv_i <= sv_i + 16'd1;
-		end else begin
-			cursor <= orig_cursor;
-			gress <= 1'b0;
-			st <= S_TM;
 		end
 	end
 	S_EG_INIT: begin
