@@ -516,8 +516,8 @@ task meter(input [15:0] id, input [63:0] idx);
 	reg [31:0] c;
 	reg [47:0] since;
 	begin
-		mw = cw({16'd0, b_meter} + id);
-		c = mw[61:32] + idx[31:0];
+		mw = cw({16'd0, b_meter} + {16'd0, id});
+		c = {2'd0, mw[61:32]} + idx[31:0];
 		if (id >= g_nmeters || idx >= {32'd0, mw[31:0]} || !m_on[c]) begin
 			dst_put(64'd0);
 		end else begin
@@ -598,7 +598,7 @@ task hash_feed(input [7:0] d);
 		end
 		3'd5: begin
 			if (h_dn < DIG_MAX)
-				dbuf[h_dn] <= d;
+				dbuf[{16'd0, h_dn}] <= d;
 			h_dn <= h_dn + 16'd1;
 		end
 		default: ;
@@ -1033,7 +1033,7 @@ always @(posedge clk) begin
 	// ---- traffic manager (after ingress) / end of egress ----
 	S_TM: begin
 		if (!gress && !cl_done && phv[54] == 8'd1 && {phv[52], phv[53]} < CL_SESS &&
-		    cs_en[{phv[52], phv[53]}]) begin
+		    cs_en[{16'd0, phv[52], phv[53]}]) begin
 			// an I2E clone first: the packet as it arrived, parsed again, metadata zero
 			// but the clone field list; the original waits in phv_orig
 			cl_active <= 1'b1;
@@ -1050,7 +1050,7 @@ always @(posedge clk) begin
 				// multicast: one copy per (rid, port) of the group; none: dropped
 				mc_g <= {phv[6], phv[7]};
 				cp_rep <= 1'b1;
-				if ({phv[6], phv[7]} < MC_GROUPS && mc_n[{phv[6], phv[7]}] != 0)
+				if ({phv[6], phv[7]} < MC_GROUPS && mc_n[{16'd0, phv[6], phv[7]}] != 0)
 					phv_copy(PC_TO_SAVE, S_MC_NEXT);
 				else
 					pass_drop;
@@ -1073,12 +1073,12 @@ always @(posedge clk) begin
 	S_PHV_COPY: begin
 		// one byte per cycle (pc_mode): the PHV as ingress left it is saved for the copies
 		// of a group, each further copy starts from it; an I2E clone's original waits
-		if (sv_i < g_phv_bytes && sv_i < PHV_MAX) begin
+		if (sv_i < g_phv_bytes && {16'd0, sv_i} < PHV_MAX) begin
 			case (pc_mode)
-			PC_TO_SAVE: phv_save[sv_i] <= phv[sv_i];
-			PC_FROM_SAVE: phv[sv_i] <= phv_save[sv_i];
-			PC_TO_ORIG: phv_orig[sv_i] <= phv[sv_i];
-			default: phv[sv_i] <= phv_orig[sv_i];
+			PC_TO_SAVE: phv_save[{16'd0, sv_i}] <= phv[{16'd0, sv_i}];
+			PC_FROM_SAVE: phv[{16'd0, sv_i}] <= phv_save[{16'd0, sv_i}];
+			PC_TO_ORIG: phv_orig[{16'd0, sv_i}] <= phv[{16'd0, sv_i}];
+			default: phv[{16'd0, sv_i}] <= phv_orig[{16'd0, sv_i}];
 			endcase
 			sv_i <= sv_i + 16'd1;
 		end else begin
@@ -1096,7 +1096,7 @@ always @(posedge clk) begin
 			phv_copy(PC_FROM_SAVE, S_EG_INIT);
 	end
 	S_COPY_DONE: begin
-		if (cp_mc && mc_i + 1 < mc_n[mc_g]) begin
+		if (cp_mc && mc_i + 1 < mc_n[{16'd0, mc_g}]) begin
 			mc_i <= mc_i + 16'd1;
 			st <= S_MC_NEXT;
 		end else if (cl_active && !cl_done) begin
@@ -1129,18 +1129,19 @@ always @(posedge clk) begin
 	end
 	S_CL_SPAWN: begin
 		// to the session's port, or each copy of its multicast group (no such group: none)
-		cp_trunc <= cs_trunc[cl_sess];
+		cp_trunc <= cs_trunc[{16'd0, cl_sess}];
 		cp_rep <= 1'b0;
 		cp_mc <= 1'b0;
-		if (cs_grp[cl_sess] != 0) begin
-			mc_g <= cs_grp[cl_sess];
+		if (cs_grp[{16'd0, cl_sess}] != 0) begin
+			mc_g <= cs_grp[{16'd0, cl_sess}];
 			mc_i <= 16'd0;
-			if (cs_grp[cl_sess] < MC_GROUPS && mc_n[cs_grp[cl_sess]] != 0)
+			if (cs_grp[{16'd0, cl_sess}] < MC_GROUPS &&
+			    mc_n[{16'd0, cs_grp[{16'd0, cl_sess}]}] != 0)
 				phv_copy(PC_TO_SAVE, S_MC_NEXT);
 			else
 				st <= S_COPY_DONE;
 		end else begin
-			cp_port <= cs_port[cl_sess];
+			cp_port <= cs_port[{16'd0, cl_sess}];
 			cp_rid <= 16'd0;
 			st <= S_EG_INIT;
 		end
@@ -1332,8 +1333,8 @@ always @(posedge clk) begin
 			if (x_imm < g_ndigests) begin
 				// the hash engine collects the field list's bytes (class 5), then
 				// S_DIG_OUT sends them
-				w = cw({16'd0, b_digest} + x_imm);
-				r = cw({16'd0, b_flist} + w[63:48]);
+				w = cw({16'd0, b_digest} + {16'd0, x_imm});
+				r = cw({16'd0, b_flist} + {16'd0, w[63:48]});
 				h_cls <= 3'd5;
 				h_pay <= 1'b0;
 				h_ret <= S_DIG_OUT;
@@ -1435,7 +1436,7 @@ always @(posedge clk) begin
 				m_dig_valid <= 1'b1;
 				m_dig_id <= x_imm;
 				m_dig_data <= dbuf[oi];
-				m_dig_last <= oi + 1 == h_dn || oi + 1 == DIG_MAX;
+				m_dig_last <= oi + 1 == {16'd0, h_dn} || oi + 1 == DIG_MAX;
 				oi <= oi + 1;
 			end else begin
 				m_dig_valid <= 1'b0;
@@ -1607,8 +1608,8 @@ always @(posedge clk) begin
 		end
 		4'd4: begin
 			// configured flag, then cir_q16, pir_q16, cbs, pbs (u32 each); buckets full
-			w = cw({16'd0, b_meter} + c_id);
-			base = w[61:32] + c_index;
+			w = cw({16'd0, b_meter} + {16'd0, c_id});
+			base = {2'd0, w[61:32]} + c_index;
 			if (!loaded || c_id >= g_nmeters || c_index >= w[31:0] || base >= MTR_CELLS) begin
 				c_err <= ERR_RANGE;
 			end else begin
@@ -1629,10 +1630,10 @@ always @(posedge clk) begin
 			    (c_dat[31:16] != 16'd0 && c_dat[31:16] >= MC_GROUPS)) begin
 				c_err <= ERR_RANGE;
 			end else begin
-				cs_en[c_id] <= c_flag != 0;
-				cs_port[c_id] <= c_dat[8:0];
-				cs_grp[c_id] <= c_dat[31:16];
-				cs_trunc[c_id] <= c_dat[47:32];
+				cs_en[{16'd0, c_id}] <= c_flag != 0;
+				cs_port[{16'd0, c_id}] <= c_dat[8:0];
+				cs_grp[{16'd0, c_id}] <= c_dat[31:16];
+				cs_trunc[{16'd0, c_id}] <= c_dat[47:32];
 			end
 		end
 		default: c_err <= ERR_INVAL;
@@ -1672,7 +1673,7 @@ always @(posedge clk) begin
 				mc_rid[c_id * MC_SLOT + i] <= {rstage[4 * i + 1], rstage[4 * i]};
 				mc_port[c_id * MC_SLOT + i] <= {rstage[4 * i + 3][0], rstage[4 * i + 2]};
 			end
-			mc_n[c_id] <= c_index[15:0];
+			mc_n[{16'd0, c_id}] <= c_index[15:0];
 			st <= S_C_RSP;
 		end
 	end

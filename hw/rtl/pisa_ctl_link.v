@@ -7,7 +7,8 @@
 //                                       (IMAGE_CHUNK/COMMIT, PACKET_OUT, RESET)  s_rsp_*
 //
 // The command, request and answer ports are pisa_link_ctrl's (see there for the beat
-// layouts). PHY selects the byte link; the other PHY's pins are unused (outputs idle).
+// layouts). s_pin_* (packets that left on the CPU port) and s_dig_* (digests) become
+// PACKET_IN and DIGEST frames (pisa_pkt_in), sent between replies, a whole frame at a time. PHY selects the byte link; the other PHY's pins are unused (outputs idle).
 // Counters: good frames, dropped candidates (bad hcheck/CRC), skipped bytes, UART framing
 // errors and receive overruns (bytes lost because the decoder's buffer was full).
 // Stream contract (all ports): a word moves when valid && ready at a rising clock edge; once a
@@ -69,6 +70,18 @@ module pisa_ctl_link #(
 	input  wire [63:0]  s_rsp_b,
 	input  wire         s_rsp_valid,
 	output wire         s_rsp_ready,
+
+	// the switch's own messages: packets that left on the CPU port, digests (pisa_pkt_in)
+	input  wire [15:0]  s_pin_port,
+	input  wire [7:0]   s_pin_data,
+	input  wire         s_pin_last,
+	input  wire         s_pin_valid,
+	output wire         s_pin_ready,
+	input  wire [15:0]  s_dig_id,
+	input  wire [7:0]   s_dig_data,
+	input  wire         s_dig_last,
+	input  wire         s_dig_valid,
+	output wire         s_dig_ready,
 
 	input  wire         info_image,
 	input  wire [31:0]  info_image_len,
@@ -176,11 +189,57 @@ pisa_link_ctrl #(
 	.session(session), .expect_seq(expect_seq)
 );
 
+// PACKET_IN and DIGEST frames, and a frame mux: replies first, a whole frame at a time.
+wire [15:0] ph_seq, ph_len, pin_dropped;
+wire [7:0] ph_type, p_data;
+wire ph_valid, ph_ready, p_last, p_valid, p_ready;
+
+pisa_pkt_in #(.MAX_PAYLOAD(MAX_PAYLOAD)) u_pkt_in (
+	.clk(clk), .rst(rst),
+	.s_pkt_port(s_pin_port), .s_pkt_data(s_pin_data), .s_pkt_last(s_pin_last),
+	.s_pkt_valid(s_pin_valid), .s_pkt_ready(s_pin_ready),
+	.s_dig_id(s_dig_id), .s_dig_data(s_dig_data), .s_dig_last(s_dig_last),
+	.s_dig_valid(s_dig_valid), .s_dig_ready(s_dig_ready),
+	.m_hdr_seq(ph_seq), .m_hdr_type(ph_type), .m_hdr_len(ph_len), .m_hdr_valid(ph_valid),
+	.m_hdr_ready(ph_ready),
+	.m_data(p_data), .m_last(p_last), .m_valid(p_valid), .m_ready(p_ready),
+	.cnt_dropped(pin_dropped)
+);
+wire _unused_pin = &{1'b0, pin_dropped, 1'b0};
+
+// mux_on: a frame is in progress, from the packet-in side when mux_pin; it ends with the
+// payload's last byte, or with the header when the frame has no payload.
+reg mux_on = 1'b0, mux_pin = 1'b0;
+wire pick_pin = mux_on ? mux_pin : !th_valid && ph_valid;
+wire [15:0] f_seq = pick_pin ? ph_seq : th_seq;
+wire [7:0] f_type = pick_pin ? ph_type : th_type;
+wire [15:0] f_len = pick_pin ? ph_len : th_len;
+wire f_hvalid = !mux_on && (pick_pin ? ph_valid : th_valid);
+wire f_hready;
+wire [7:0] f_data = mux_pin ? p_data : t_data;
+wire f_last = mux_pin ? p_last : t_last;
+wire f_valid = mux_on && (mux_pin ? p_valid : t_valid);
+wire f_ready;
+assign th_ready = f_hready && !mux_on && !pick_pin;
+assign ph_ready = f_hready && !mux_on && pick_pin;
+assign t_ready = f_ready && mux_on && !mux_pin;
+assign p_ready = f_ready && mux_on && mux_pin;
+always @(posedge clk) begin
+	if (f_hvalid && f_hready) begin
+		mux_on <= f_len != 16'd0;
+		mux_pin <= pick_pin;
+	end else if (f_valid && f_ready && f_last) begin
+		mux_on <= 1'b0;
+	end
+	if (rst)
+		mux_on <= 1'b0;
+end
+
 pisa_frame_tx u_frame_tx (
 	.clk(clk), .rst(rst),
-	.s_hdr_seq(th_seq), .s_hdr_type(th_type), .s_hdr_len(th_len), .s_hdr_valid(th_valid),
-	.s_hdr_ready(th_ready),
-	.s_data(t_data), .s_last(t_last), .s_valid(t_valid), .s_ready(t_ready),
+	.s_hdr_seq(f_seq), .s_hdr_type(f_type), .s_hdr_len(f_len), .s_hdr_valid(f_hvalid),
+	.s_hdr_ready(f_hready),
+	.s_data(f_data), .s_last(f_last), .s_valid(f_valid), .s_ready(f_ready),
 	.m_data(tx_data), .m_last(tx_last), .m_valid(tx_valid), .m_ready(tx_ready)
 );
 

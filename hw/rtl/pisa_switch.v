@@ -12,8 +12,8 @@
 //   m_pkt_* <--------------------------------------------------------------+
 //
 // The two packet sources are served a whole packet at a time, the ports first. Packets to
-// the CPU port leave on m_pkt_* like any other, and digests are dropped (the link's PACKET_IN
-// and DIGEST are not written yet).
+// CPU_PORT go to the host as PACKET_IN, digests as DIGEST (pisa_ctl_link); the others leave
+// on m_pkt_*.
 // now_us counts microseconds from CLK_HZ.
 `default_nettype none
 
@@ -102,6 +102,19 @@ wire [15:0] expect_seq, cnt_frames, cnt_bad, cnt_dropped;
 wire err_line, err_overrun;
 wire rsp_ready;
 localparam [15:0] PHV16 = PHV_MAX[15:0];
+// the core's output: to the host (CPU port) or out
+wire [15:0] core_port;
+wire [7:0] core_data;
+wire core_last, core_valid, pin_ready, dig_ready;
+wire [15:0] dig_id;
+wire [7:0] dig_data;
+wire dig_last, dig_valid;
+wire to_cpu = core_port == CPU_PORT;
+assign m_pkt_port = core_port;
+assign m_pkt_data = core_data;
+assign m_pkt_last = core_last;
+assign m_pkt_valid = core_valid && !to_cpu;
+wire core_ready = to_cpu ? pin_ready : m_pkt_ready;
 
 pisa_ctl_link #(
 	.PHY(PHY), .CLKS_PER_BIT(CLKS_PER_BIT), .MAX_PAYLOAD(MAX_PAYLOAD), .WINDOW(WINDOW),
@@ -122,6 +135,10 @@ pisa_ctl_link #(
 	.s_rsp_err(core_rsp_valid ? core_err : ld_err),
 	.s_rsp_a(core_a), .s_rsp_b(core_b),
 	.s_rsp_valid(core_rsp_valid || ld_rsp_valid), .s_rsp_ready(rsp_ready),
+	.s_pin_port(core_port), .s_pin_data(core_data), .s_pin_last(core_last),
+	.s_pin_valid(core_valid && to_cpu), .s_pin_ready(pin_ready),
+	.s_dig_id(dig_id), .s_dig_data(dig_data), .s_dig_last(dig_last), .s_dig_valid(dig_valid),
+	.s_dig_ready(dig_ready),
 	.info_image(info_image), .info_image_len(info_len), .info_image_crc(info_crc),
 	.info_program(info_program),
 	.session(session), .expect_seq(expect_seq), .cnt_frames(cnt_frames), .cnt_bad(cnt_bad),
@@ -172,9 +189,6 @@ end
 
 wire [31:0] cnt_oversize;
 wire [63:0] cnt_cycles;
-wire [15:0] dig_id;
-wire [7:0] dig_data;
-wire dig_last, dig_valid;
 wire idle;
 
 pisa_core #(
@@ -192,16 +206,14 @@ pisa_core #(
 	.m_rsp_ready(rsp_ready),
 	.s_pkt_port(in_port), .s_pkt_data(in_data), .s_pkt_last(in_last), .s_pkt_valid(in_valid),
 	.s_pkt_ready(in_ready),
-	.m_pkt_port(m_pkt_port), .m_pkt_data(m_pkt_data), .m_pkt_last(m_pkt_last),
-	.m_pkt_valid(m_pkt_valid), .m_pkt_ready(m_pkt_ready),
+	.m_pkt_port(core_port), .m_pkt_data(core_data), .m_pkt_last(core_last),
+	.m_pkt_valid(core_valid), .m_pkt_ready(core_ready),
 	.m_dig_id(dig_id), .m_dig_data(dig_data), .m_dig_last(dig_last), .m_dig_valid(dig_valid),
-	.m_dig_ready(1'b1),
+	.m_dig_ready(dig_ready),
 	.cnt_rx(cnt_rx), .cnt_tx(cnt_tx), .cnt_drop(cnt_drop), .cnt_oversize(cnt_oversize),
 	.cnt_cycles(cnt_cycles)
 );
-// Digests are dropped here: the link's DIGEST message is not written yet.
-wire _unused_core = &{1'b0, idle, cnt_oversize, cnt_cycles, dig_id, dig_data, dig_last,
-		      dig_valid, 1'b0};
+wire _unused_core = &{1'b0, idle, cnt_oversize, cnt_cycles, 1'b0};
 
 endmodule
 `default_nettype wire

@@ -72,6 +72,8 @@ pisa_ctl_link #(
 	.m_req_valid(req_valid), .m_req_ready(req_ready),
 	.s_rsp_err(rsp_err), .s_rsp_a(rsp_a), .s_rsp_b(rsp_b), .s_rsp_valid(rsp_valid),
 	.s_rsp_ready(rsp_ready),
+	.s_pin_port(16'd0), .s_pin_data(8'd0), .s_pin_last(1'b0), .s_pin_valid(1'b0), .s_pin_ready(),
+	.s_dig_id(16'd0), .s_dig_data(8'd0), .s_dig_last(1'b0), .s_dig_valid(1'b0), .s_dig_ready(),
 	.info_image(1'b1), .info_image_len(image_len), .info_image_crc(image_crc),
 	.info_program(program),
 	.session(session), .expect_seq(expect_seq),

@@ -5,8 +5,9 @@
 # Checks that pisad reports the HELLO_REPLY the Verilog sent; that a program loads, takes
 # its commands file, and routes and counts a packet-out in the RTL; that the board refuses
 # an image the core cannot run and keeps the running one; that pisad reconnects when the
-# simulation is killed and started again and restores the program and entries; and the
-# co-simulation's own error messages. Prints PASS/FAIL lines; exits 1 if any failed.
+# simulation is killed and started again and restores the program and entries; that a
+# packet to the CPU port and a digest reach pisactl listen; and the co-simulation's own error
+# messages. Prints PASS/FAIL lines; exits 1 if any failed.
 # KEEP=1 keeps the temporary folder (logs of the simulations and pisad).
 set -u
 BIN=$(cd "$1" && pwd)
@@ -237,6 +238,33 @@ wait_for "CTL status | grep -q 'restores: 1'" 300
 CTL table_dump MyIngress.ipv4_lpm >"$T/dump2.out" 2>&1
 WHY="$(oneline "$T/dump2.out") $(tail -n 3 "$T/pisad.log" | tr '\n' ' ')"
 check restored_after_reconnect has "$T/dump2.out" "0a000200/24"
+
+# ---- the switch's own messages: PACKET_IN (a packet to the CPU port), DIGEST ----
+listen() {	# OUT: pisactl listen in the background, its pid in LISTEN
+	CTL listen >"$1" 2>&1 &
+	LISTEN=$!
+	pids+=("$LISTEN")
+	wait_for "grep -q 'Listening' '$1'" 50
+}
+"$BIN/p4lower" "$here/to_cpu.p4" -o "$T/cpu.pisa" 2>/dev/null
+CTL load "$T/cpu.pisa" >/dev/null 2>"$T/load3.err"
+listen "$T/listen1.out"
+CTL packet-out 1 41424344 >/dev/null 2>"$T/po3.err"
+wait_for "grep -q 'packet-in' '$T/listen1.out'" 100
+WHY="$(oneline "$T/load3.err") $(oneline "$T/po3.err") $(oneline "$T/listen1.out")"
+check packet_in_from_rtl has "$T/listen1.out" "packet-in port 255 len 4: 42424344"
+stop "$LISTEN"
+"$BIN/p4lower" "$top/examples/l2_switch/l2_switch.p4" -o "$T/l2.pisa" 2>/dev/null
+CTL load "$T/l2.pisa" >/dev/null 2>"$T/load4.err"
+CTL <"$top/examples/l2_switch/l2_switch-commands.txt" >/dev/null 2>&1
+listen "$T/listen2.out"
+# an unknown source MAC on port 1: the switch learns it through a digest (srcAddr, port)
+CTL packet-out 1 ffffffffffff02000000aa0108004500001c0001000040110000000000000000000000000000000000 \
+	>/dev/null 2>"$T/po4.err"
+wait_for "grep -q 'digest' '$T/listen2.out'" 100
+WHY="$(oneline "$T/load4.err") $(oneline "$T/po4.err") $(oneline "$T/listen2.out")"
+check digest_from_rtl has "$T/listen2.out" "digest id 0 len 8: 02000000aa010080"
+stop "$LISTEN"
 
 # ---- stopping: pisad on SIGTERM, the co-simulation removes its socket ----
 stop "$PISAD"
