@@ -2742,7 +2742,8 @@ static void select_rows(struct p4_node *sel, int nkey, unsigned *kw, struct prow
 		uint64_t vs[4][128], ms[4][128];
 		int cnt[4], ne = 0, i, idx[4] = { 0, 0, 0, 0 };
 		uint16_t next = state_id(trans_target(cs->k[1]), ctx);
-		uint16_t err = next == PISA_PARSER_REJECT ? 0 : 0;
+		/* transition reject records no error (docs/architecture.md, "The parser engine") */
+		uint16_t err = PISA_ERROR_NO_ERROR;
 
 		if (ks->kind == N_TUPLEKEY)
 			for (ks = ks->list; ks && ne < 4; ks = ks->next)
