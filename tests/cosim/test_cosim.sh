@@ -259,10 +259,15 @@ CTL load "$T/l2.pisa" >/dev/null 2>"$T/load4.err"
 CTL <"$top/examples/l2_switch/l2_switch-commands.txt" >/dev/null 2>&1
 listen "$T/listen2.out"
 # an unknown source MAC on port 1: the switch learns it through a digest (srcAddr, port)
-CTL packet-out 1 ffffffffffff02000000aa0108004500001c0001000040110000000000000000000000000000000000 \
-	>/dev/null 2>"$T/po4.err"
-wait_for "grep -q 'digest' '$T/listen2.out'" 100
-WHY="$(oneline "$T/load4.err") $(oneline "$T/po4.err") $(oneline "$T/listen2.out")"
+# (digests are best effort; once in CI one did not arrive, cause not found: a second packet
+# is sent if the first one's digest is not there within 15 s, and the log says so)
+for try in 1 2; do
+	CTL packet-out 1 ffffffffffff02000000aa0108004500001c0001000040110000000000000000000000000000000000 \
+		>/dev/null 2>"$T/po4.err"
+	wait_for "grep -q 'digest' '$T/listen2.out'" 150 && break
+	echo "# cosim: no digest after packet-out $try"
+done
+WHY="$(oneline "$T/load4.err") $(oneline "$T/po4.err") $(oneline "$T/listen2.out") pisad: $(tail -n 4 "$T/pisad.log" | tr '\n' ' ')"
 check digest_from_rtl has "$T/listen2.out" "digest id 0 len 8: 02000000aa010080"
 stop "$LISTEN"
 
