@@ -1,0 +1,609 @@
+// SPDX-License-Identifier: Apache-2.0
+// pisa_mac_rgmii: 1000 Mb/s Ethernet MAC on an RGMII PHY, store-and-forward both ways, with the
+// user-side streams and counters of pisa_mac_rmii (a board top can use either).
+//
+// Clock domains: rgmii_rx_clk (RXC, 125 MHz from the PHY) runs the receive pins, the RX frame
+// buffer and the rx_* counters; gtx_clk (125 MHz from a local PLL; it may be the same net as
+// rgmii_rx_clk) runs the transmit pins, the TX frame buffer and the tx_* counters; clk (the core
+// clock) runs the rx_* and tx_* streams. Two pisa_async_fifo instances of CDC_DEPTH words cross
+// between them. The byte streams carry one byte per core cycle, so the core needs about 123 MHz
+// to take back-to-back longest frames at line rate (125 MHz on the Colorlight profile).
+//
+// Pins (pisa_ddr_io, FAMILY "sim", "ice40" or "ecp5"): one byte per RXC/TXC cycle, bits 3:0 on
+// the rising edge and 7:4 on the falling edge; RX_CTL carries RX_DV on the rising edge and
+// RX_DV xor RX_ER on the falling edge, TX_CTL likewise (TX_ER is never sent). rgmii_tx_clk is
+// gtx_clk forwarded through the same DDR register as txd and tx_ctl, so it is edge-aligned with
+// them; the 1.5-2 ns skew RGMII asks for (clock in the middle of the data) must come from the
+// PHY's internal delays (RGMII-ID) or a delay line in the board top, on both directions.
+// Only 1000 Mb/s: a PHY linked at 10/100 clocks 2.5/25 MHz nibbles, which come out as FCS
+// errors and runts here, so advertise 1000BASE-T only.
+//
+// Receive path (rgmii_rx_clk):
+//   pins -> DDR input registers -> {byte, RX_DV, RX_ER} per cycle -> preamble/SFD hunt -> CRC-32
+//        (pisa_crc32) -> 5-byte delay line (holds back the FCS) -> RX frame buffer
+//        (RX_DEPTH x {last, byte}) -> committed words only -> async FIFO -> rx_* (clk)
+//   A frame is written into the buffer past a commit pointer; only when it has ended, its FCS is
+//   good, no RX_ER came with it and its length is in [64, MAX_FRAME] (FCS included) is the commit
+//   pointer moved past it; otherwise the write pointer goes back to the commit pointer. A frame
+//   that does not fit in the free space is dropped whole the same way. So rx_* only ever carries
+//   whole good frames, without preamble, SFD and FCS, rx_last on the last byte.
+//   With RX_DV high, bytes 0x55 are preamble (any number, none included: PHYs may shorten it),
+//   0xD5 is the SFD, anything else before the SFD discards until RX_DV drops. RX_DV low ends
+//   the frame. RX_ER while RX_DV is high anywhere in the carrier event marks the frame bad (802.3
+//   35.2.1.7: the MAC sees it as an FCS error). RX_ER with RX_DV low (carrier extension, false
+//   carrier) and the in-band status on RXD between frames are ignored. A frame needs RX_DV low for
+//   one cycle before the next one; 802.3 guarantees many more.
+// Transmit path:
+//   tx_* (clk) -> async FIFO -> TX frame buffer (TX_DEPTH x {last, byte}, gtx_clk) -> when a
+//   whole frame is in it: 7 x 0x55, 0xD5, the bytes, zero padding to 60 bytes, FCS (pisa_crc32),
+//   then 12 idle bytes of inter-frame gap before the next preamble. A frame is sent only once all
+//   of it is buffered, so it never underruns whatever the core clock.
+//   A frame from the core longer than MAX_FRAME - 4 bytes is dropped whole (tx_drops).
+//
+// Stream contract (rx_* and tx_*): a beat moves when valid && ready at a rising edge of clk;
+// once a source raises valid it keeps valid and data/last stable until ready; a source never
+// waits for ready before raising valid.
+//
+// Counters (wrap at 2^CNT_W; rx_* in the rgmii_rx_clk domain, tx_* in the gtx_clk domain: read
+// them through a synchronizer or a snapshot handshake from another domain):
+//   rx_frames, rx_bytes   good frames committed to the RX buffer; bytes counted from the
+//                         destination address through the FCS
+//   rx_fcs_errors         frames of legal length with a bad FCS or with RX_ER
+//   rx_runts              frames shorter than 64 bytes (FCS included), whatever their FCS
+//   rx_giants             frames longer than MAX_FRAME, whatever their FCS
+//   rx_drops              good frames that did not fit in the RX buffer
+//   tx_frames, tx_bytes   frames sent; bytes from destination address through FCS (padding in)
+//   tx_drops              frames from the core longer than MAX_FRAME - 4 bytes, not sent
+//
+// Reset: rst (sync to clk), rgmii_rx_rst (sync to rgmii_rx_clk) and gtx_rst (sync to gtx_clk)
+// must overlap, each held for at least SYNC_STAGES + 1 edges of its own clock (the async FIFOs'
+// rule); so RXC must be running during reset (the PHY out of reset, its clock up).
+`default_nettype none
+
+module pisa_mac_rgmii #(
+	// Pin primitives: "sim", "ice40" or "ecp5" (see pisa_ddr_io).
+	parameter [8*5-1:0] FAMILY = "sim",
+	// Longest frame accepted and sent, FCS included (1518 for untagged, 1522 for VLAN); >= 64.
+	parameter MAX_FRAME = 1518,
+	// RX frame buffer words (one byte each): a power of 2, >= MAX_FRAME - 4.
+	parameter RX_DEPTH = 2048,
+	// TX frame buffer words: a power of 2, >= MAX_FRAME - 4 (a whole frame must fit).
+	parameter TX_DEPTH = 2048,
+	// Frame buffer memories: "block", "distributed" or "logic" (yosys ram_style).
+	parameter BUF_RAM_STYLE = "block",
+	// Words in each clock-crossing FIFO: a power of 2, >= 2; 16 keeps a word per cycle moving
+	// between two 125 MHz clocks (docs/boards.md).
+	parameter CDC_DEPTH = 16,
+	// Clock-crossing FIFO memories (small: flip-flops by default).
+	parameter CDC_RAM_STYLE = "logic",
+	// Synchronizer flip-flops per crossing pointer: >= 2.
+	parameter SYNC_STAGES = 2,
+	// Counter width.
+	parameter CNT_W = 32,
+	// Derived widths.
+	parameter RX_AW = $clog2(RX_DEPTH),
+	parameter TX_AW = $clog2(TX_DEPTH),
+	parameter LEN_W = $clog2(MAX_FRAME + 1)
+) (
+	// Core side.
+	input  wire             clk,
+	input  wire             rst,
+
+	output wire [7:0]       rx_data,
+	output wire             rx_last,
+	output wire             rx_valid,
+	input  wire             rx_ready,
+
+	input  wire [7:0]       tx_data,
+	input  wire             tx_last,
+	input  wire             tx_valid,
+	output wire             tx_ready,
+
+	// RGMII side.
+	input  wire             rgmii_rx_clk,
+	input  wire             rgmii_rx_rst,
+	input  wire [3:0]       rgmii_rxd,
+	input  wire             rgmii_rx_ctl,
+	input  wire             gtx_clk,
+	input  wire             gtx_rst,
+	output wire             rgmii_tx_clk,
+	output wire [3:0]       rgmii_txd,
+	output wire             rgmii_tx_ctl,
+
+	// Counters (rx_*: rgmii_rx_clk domain, tx_*: gtx_clk domain).
+	output wire [CNT_W-1:0] rx_frames,
+	output wire [CNT_W-1:0] rx_bytes,
+	output wire [CNT_W-1:0] rx_fcs_errors,
+	output wire [CNT_W-1:0] rx_runts,
+	output wire [CNT_W-1:0] rx_giants,
+	output wire [CNT_W-1:0] rx_drops,
+	output wire [CNT_W-1:0] tx_frames,
+	output wire [CNT_W-1:0] tx_bytes,
+	output wire [CNT_W-1:0] tx_drops
+);
+
+generate
+	if (MAX_FRAME < 64) begin : g_bad_max
+		pisa_mac_rgmii_error_max_frame_must_be_at_least_64 u_stop ();
+	end
+	if ((1 << RX_AW) != RX_DEPTH || RX_DEPTH < MAX_FRAME - 4) begin : g_bad_rx_depth
+		pisa_mac_rgmii_error_rx_depth_must_be_power_of_2_at_least_max_frame_minus_4 u_stop ();
+	end
+	if ((1 << TX_AW) != TX_DEPTH || TX_DEPTH < MAX_FRAME - 4) begin : g_bad_tx_depth
+		pisa_mac_rgmii_error_tx_depth_must_be_power_of_2_at_least_max_frame_minus_4 u_stop ();
+	end
+	if (CNT_W < LEN_W) begin : g_bad_cnt_w
+		pisa_mac_rgmii_error_cnt_w_must_hold_max_frame u_stop ();
+	end
+endgenerate
+
+localparam [LEN_W-1:0] LEN_MAX = MAX_FRAME[LEN_W-1:0];
+localparam integer DATA_MAX = MAX_FRAME - 4;
+localparam [LEN_W-1:0] LEN_DATA_MAX = DATA_MAX[LEN_W-1:0];
+localparam [LEN_W-1:0] LEN_MIN = 64;
+localparam [LEN_W-1:0] LEN_PAD = 60;
+localparam [LEN_W-1:0] LEN_FCS = 4;
+localparam [RX_AW:0] RX_FULL = RX_DEPTH[RX_AW:0];
+localparam [TX_AW:0] TX_FULL = TX_DEPTH[TX_AW:0];
+// CRC-32 of a frame with its own FCS appended, after xorout (the residue 0xDEBB20E3 inverted).
+localparam [31:0] CRC_GOOD = 32'h2144DF1C;
+
+// ==== receive (rgmii_rx_clk) ====
+
+// DDR input registers: {RX_CTL, RXD} at the rising and at the following falling edge.
+wire [4:0] rx_q_rise, rx_q_fall;
+wire [4:0] rx_ddr_pin_out_unused;
+
+pisa_ddr_io #(.FAMILY(FAMILY), .DIR("in"), .WIDTH(5)) u_rx_ddr (
+	.clk(rgmii_rx_clk),
+	.pin_in({rgmii_rx_ctl, rgmii_rxd}), .q_rise(rx_q_rise), .q_fall(rx_q_fall),
+	.d_rise(5'd0), .d_fall(5'd0), .pin_out(rx_ddr_pin_out_unused)
+);
+
+wire [7:0] rx_b = {rx_q_fall[3:0], rx_q_rise[3:0]};
+wire rx_dv = rx_q_rise[4];
+wire rx_er = rx_q_rise[4] ^ rx_q_fall[4];
+
+localparam [1:0] RX_HUNT = 2'd0, RX_FRAME = 2'd1, RX_DISCARD = 2'd2;
+
+reg [1:0] rx_state_reg = RX_HUNT, rx_state_next;
+reg rx_cer_reg = 1'b0, rx_cer_next;        // RX_ER seen since RX_DV rose
+reg rx_ferr_reg = 1'b0, rx_ferr_next;      // RX_ER came with this frame (or its preamble)
+reg [LEN_W-1:0] rx_len_reg = {LEN_W{1'b0}}, rx_len_next;  // bytes so far, saturates at MAX
+reg rx_giant_reg = 1'b0, rx_giant_next;
+reg rx_ovf_reg = 1'b0, rx_ovf_next;
+reg [39:0] rx_dl_reg, rx_dl_next;          // delay line: [7:0] newest byte, [39:32] oldest
+reg [RX_AW:0] rx_wr_reg = {(RX_AW+1){1'b0}}, rx_wr_next;
+reg [RX_AW:0] rx_commit_reg = {(RX_AW+1){1'b0}}, rx_commit_next;
+reg [RX_AW:0] rx_rd_reg = {(RX_AW+1){1'b0}}, rx_rd_next;
+reg rx_we;
+reg [8:0] rx_wdata;
+reg [CNT_W-1:0] rx_frames_reg = {CNT_W{1'b0}}, rx_frames_next;
+reg [CNT_W-1:0] rx_bytes_reg = {CNT_W{1'b0}}, rx_bytes_next;
+reg [CNT_W-1:0] rx_fcs_reg = {CNT_W{1'b0}}, rx_fcs_next;
+reg [CNT_W-1:0] rx_runts_reg = {CNT_W{1'b0}}, rx_runts_next;
+reg [CNT_W-1:0] rx_giants_reg = {CNT_W{1'b0}}, rx_giants_next;
+reg [CNT_W-1:0] rx_drops_reg = {CNT_W{1'b0}}, rx_drops_next;
+
+// Drain side of the RX buffer: an output register in front of the clock-crossing FIFO.
+reg [8:0] rxo_data_reg;
+reg rxo_valid_reg = 1'b0, rxo_valid_next;
+wire rxc_s_ready;
+
+wire rx_byte_evt = rx_state_reg == RX_FRAME && rx_dv;
+wire rx_fin = rx_state_reg == RX_FRAME && !rx_dv;
+wire rx_full = (rx_wr_reg - rx_rd_reg) == RX_FULL;
+wire rxo_load = rx_rd_reg != rx_commit_reg && (!rxo_valid_reg || rxc_s_ready);
+
+wire [31:0] rx_crc;
+wire rx_crc_valid;
+wire rx_crc_s_ready_unused;
+
+pisa_crc32 #(.WIDTH(8)) u_rx_crc (
+	.clk(rgmii_rx_clk), .rst(rgmii_rx_rst),
+	.s_data(rx_b), .s_keep(rx_byte_evt), .s_last(rx_fin),
+	.s_valid(rx_byte_evt || rx_fin), .s_ready(rx_crc_s_ready_unused),
+	.m_crc(rx_crc), .m_valid(rx_crc_valid), .m_ready(1'b1)
+);
+
+always @* begin
+	rx_state_next = rx_state_reg;
+	rx_cer_next = rx_cer_reg;
+	rx_ferr_next = rx_ferr_reg;
+	rx_len_next = rx_len_reg;
+	rx_giant_next = rx_giant_reg;
+	rx_ovf_next = rx_ovf_reg;
+	rx_dl_next = rx_dl_reg;
+	rx_wr_next = rx_wr_reg;
+	rx_commit_next = rx_commit_reg;
+	rx_rd_next = rx_rd_reg;
+	rx_we = 1'b0;
+	rx_wdata = {1'b0, rx_dl_reg[39:32]};
+	rx_frames_next = rx_frames_reg;
+	rx_bytes_next = rx_bytes_reg;
+	rx_fcs_next = rx_fcs_reg;
+	rx_runts_next = rx_runts_reg;
+	rx_giants_next = rx_giants_reg;
+	rx_drops_next = rx_drops_reg;
+	rxo_valid_next = rxo_valid_reg;
+
+	if (!rx_dv) begin
+		// End of the carrier event (and of the frame, if one was being received).
+		rx_state_next = RX_HUNT;
+		rx_cer_next = 1'b0;
+	end else begin
+		if (rx_er)
+			rx_cer_next = 1'b1;
+		case (rx_state_reg)
+		RX_HUNT: begin
+			if (rx_b == 8'hD5) begin
+				rx_state_next = RX_FRAME;
+				rx_len_next = {LEN_W{1'b0}};
+				rx_giant_next = 1'b0;
+				rx_ovf_next = 1'b0;
+				// The new frame inherits RX_ER from its own preamble only.
+				rx_ferr_next = rx_cer_reg || rx_er;
+			end else if (rx_b != 8'h55) begin
+				rx_state_next = RX_DISCARD;
+			end
+		end
+		RX_FRAME: begin
+			if (rx_er)
+				rx_ferr_next = 1'b1;
+			rx_dl_next = {rx_dl_reg[31:0], rx_b};
+			if (rx_len_reg == LEN_MAX) begin
+				rx_giant_next = 1'b1;
+			end else begin
+				rx_len_next = rx_len_reg + 1'b1;
+				// Byte rx_len_reg arrives: byte rx_len_reg - 5 leaves the delay line.
+				if (rx_len_reg >= 5 && !rx_ovf_reg) begin
+					if (rx_full) begin
+						rx_ovf_next = 1'b1;
+					end else begin
+						rx_we = 1'b1;
+						rx_wr_next = rx_wr_reg + 1'b1;
+					end
+				end
+			end
+		end
+		default: ;
+		endcase
+	end
+
+	// One cycle after the end of a frame (never a byte of one then): its CRC is here; commit
+	// it or take it back. The registers read here belong to that frame even if the next SFD
+	// arrives in this cycle.
+	if (rx_crc_valid) begin
+		rx_wr_next = rx_commit_reg;
+		if (rx_len_reg < LEN_MIN) begin
+			rx_runts_next = rx_runts_reg + 1'b1;
+		end else if (rx_giant_reg) begin
+			rx_giants_next = rx_giants_reg + 1'b1;
+		end else if (rx_crc != CRC_GOOD || rx_ferr_reg) begin
+			rx_fcs_next = rx_fcs_reg + 1'b1;
+		end else if (rx_ovf_reg || rx_full) begin
+			rx_drops_next = rx_drops_reg + 1'b1;
+		end else begin
+			rx_we = 1'b1;
+			rx_wdata = {1'b1, rx_dl_reg[39:32]};
+			rx_wr_next = rx_wr_reg + 1'b1;
+			rx_commit_next = rx_wr_reg + 1'b1;
+			rx_frames_next = rx_frames_reg + 1'b1;
+			rx_bytes_next = rx_bytes_reg + {{(CNT_W-LEN_W){1'b0}}, rx_len_reg};
+		end
+	end
+
+	if (rxo_load) begin
+		rx_rd_next = rx_rd_reg + 1'b1;
+		rxo_valid_next = 1'b1;
+	end else if (rxo_valid_reg && rxc_s_ready) begin
+		rxo_valid_next = 1'b0;
+	end
+end
+
+always @(posedge rgmii_rx_clk) begin
+	rx_state_reg <= rx_state_next;
+	rx_cer_reg <= rx_cer_next;
+	rx_ferr_reg <= rx_ferr_next;
+	rx_len_reg <= rx_len_next;
+	rx_giant_reg <= rx_giant_next;
+	rx_ovf_reg <= rx_ovf_next;
+	rx_dl_reg <= rx_dl_next;
+	rx_wr_reg <= rx_wr_next;
+	rx_commit_reg <= rx_commit_next;
+	rx_rd_reg <= rx_rd_next;
+	rx_frames_reg <= rx_frames_next;
+	rx_bytes_reg <= rx_bytes_next;
+	rx_fcs_reg <= rx_fcs_next;
+	rx_runts_reg <= rx_runts_next;
+	rx_giants_reg <= rx_giants_next;
+	rx_drops_reg <= rx_drops_next;
+	rxo_valid_reg <= rxo_valid_next;
+	if (rgmii_rx_rst) begin
+		// A frame under way when reset ends is discarded: wait for RX_DV to drop.
+		rx_state_reg <= RX_DISCARD;
+		rx_cer_reg <= 1'b0;
+		rx_ferr_reg <= 1'b0;
+		rx_len_reg <= {LEN_W{1'b0}};
+		rx_giant_reg <= 1'b0;
+		rx_ovf_reg <= 1'b0;
+		rx_wr_reg <= {(RX_AW+1){1'b0}};
+		rx_commit_reg <= {(RX_AW+1){1'b0}};
+		rx_rd_reg <= {(RX_AW+1){1'b0}};
+		rx_frames_reg <= {CNT_W{1'b0}};
+		rx_bytes_reg <= {CNT_W{1'b0}};
+		rx_fcs_reg <= {CNT_W{1'b0}};
+		rx_runts_reg <= {CNT_W{1'b0}};
+		rx_giants_reg <= {CNT_W{1'b0}};
+		rx_drops_reg <= {CNT_W{1'b0}};
+		rxo_valid_reg <= 1'b0;
+	end
+end
+
+// RX buffer memory: one write port (the frame writer), one read port (the drain), both in
+// rgmii_rx_clk, no reset, so yosys infers block RAM. The drain reads only committed words, the
+// writer writes only uncommitted ones.
+(* ram_style = BUF_RAM_STYLE *)
+reg [8:0] rx_mem [0:RX_DEPTH-1];
+always @(posedge rgmii_rx_clk) begin
+	if (rx_we)
+		rx_mem[rx_wr_reg[RX_AW-1:0]] <= rx_wdata;
+	if (rxo_load)
+		rxo_data_reg <= rx_mem[rx_rd_reg[RX_AW-1:0]];
+end
+
+wire [8:0] rxc_m_data;
+
+pisa_async_fifo #(.WIDTH(9), .DEPTH(CDC_DEPTH), .RAM_STYLE(CDC_RAM_STYLE),
+	.SYNC_STAGES(SYNC_STAGES)) u_rx_cdc (
+	.s_clk(rgmii_rx_clk), .s_rst(rgmii_rx_rst),
+	.s_data(rxo_data_reg), .s_valid(rxo_valid_reg), .s_ready(rxc_s_ready),
+	.m_clk(clk), .m_rst(rst),
+	.m_data(rxc_m_data), .m_valid(rx_valid), .m_ready(rx_ready)
+);
+
+assign rx_data = rxc_m_data[7:0];
+assign rx_last = rxc_m_data[8];
+
+assign rx_frames = rx_frames_reg;
+assign rx_bytes = rx_bytes_reg;
+assign rx_fcs_errors = rx_fcs_reg;
+assign rx_runts = rx_runts_reg;
+assign rx_giants = rx_giants_reg;
+assign rx_drops = rx_drops_reg;
+
+// ==== transmit (gtx_clk) ====
+
+wire [8:0] txc_data;
+wire txc_valid;
+wire txc_ready;
+
+pisa_async_fifo #(.WIDTH(9), .DEPTH(CDC_DEPTH), .RAM_STYLE(CDC_RAM_STYLE),
+	.SYNC_STAGES(SYNC_STAGES)) u_tx_cdc (
+	.s_clk(clk), .s_rst(rst),
+	.s_data({tx_last, tx_data}), .s_valid(tx_valid), .s_ready(tx_ready),
+	.m_clk(gtx_clk), .m_rst(gtx_rst),
+	.m_data(txc_data), .m_valid(txc_valid), .m_ready(txc_ready)
+);
+
+// TX buffer writer: frames go in past the commit pointer, which moves past a frame at its
+// last byte; the engine below only sends committed frames.
+reg [TX_AW:0] tx_wr_reg = {(TX_AW+1){1'b0}}, tx_wr_next;
+reg [TX_AW:0] tx_commit_reg = {(TX_AW+1){1'b0}}, tx_commit_next;
+reg [TX_AW:0] tx_rd_reg = {(TX_AW+1){1'b0}}, tx_rd_next;
+reg [LEN_W-1:0] tx_n_reg = {LEN_W{1'b0}}, tx_n_next;  // bytes of the frame being written
+reg tx_skip_reg = 1'b0, tx_skip_next;                  // dropping the rest of a long frame
+reg tx_we;
+reg [CNT_W-1:0] tx_drops_reg = {CNT_W{1'b0}}, tx_drops_next;
+
+wire tx_full = (tx_wr_reg - tx_rd_reg) == TX_FULL;
+wire tx_over = tx_n_reg == LEN_DATA_MAX;
+// A byte past the longest frame is always taken (and the frame dropped), so a long frame
+// cannot wait forever for space that its own bytes hold.
+assign txc_ready = tx_skip_reg || tx_over || !tx_full;
+wire txc_pop = txc_valid && txc_ready;
+
+// TX engine: one byte per gtx_clk cycle.
+localparam [2:0] TX_IDLE = 3'd0, TX_PRE = 3'd1, TX_DATA = 3'd2, TX_PAD = 3'd3, TX_FCS = 3'd4,
+	TX_IFG = 3'd5;
+
+reg [2:0] tx_state_reg = TX_IDLE, tx_state_next;
+reg [3:0] tx_cnt_reg = 4'd0, tx_cnt_next;      // preamble, FCS and IFG byte count
+reg [LEN_W-1:0] tx_len_reg = {LEN_W{1'b0}}, tx_len_next;  // data + pad bytes sent
+reg [7:0] tx_d_reg = 8'h00, tx_d_next;         // TXD[7:0] and TX_EN of the byte on the pins
+reg tx_en_reg = 1'b0, tx_en_next;
+reg [8:0] tx_q_reg;                            // the TX buffer word at tx_rd_reg
+reg [7:0] tx_byte;
+reg tx_crc_push, tx_crc_last;
+reg [CNT_W-1:0] tx_frames_reg = {CNT_W{1'b0}}, tx_frames_next;
+reg [CNT_W-1:0] tx_bytes_reg = {CNT_W{1'b0}}, tx_bytes_next;
+
+wire [31:0] tx_crc;
+wire tx_crc_valid_unused;
+wire tx_crc_s_ready_unused;
+
+// The last data or pad byte goes in with s_last, so the FCS is ready on the very next cycle,
+// when its first byte must go out.
+pisa_crc32 #(.WIDTH(8)) u_tx_crc (
+	.clk(gtx_clk), .rst(gtx_rst),
+	.s_data(tx_byte), .s_keep(tx_crc_push), .s_last(tx_crc_last),
+	.s_valid(tx_crc_push), .s_ready(tx_crc_s_ready_unused),
+	.m_crc(tx_crc), .m_valid(tx_crc_valid_unused), .m_ready(1'b1)
+);
+
+always @* begin
+	tx_wr_next = tx_wr_reg;
+	tx_commit_next = tx_commit_reg;
+	tx_rd_next = tx_rd_reg;
+	tx_n_next = tx_n_reg;
+	tx_skip_next = tx_skip_reg;
+	tx_we = 1'b0;
+	tx_drops_next = tx_drops_reg;
+	tx_state_next = tx_state_reg;
+	tx_cnt_next = tx_cnt_reg;
+	tx_len_next = tx_len_reg;
+	tx_byte = 8'h00;
+	tx_en_next = 1'b1;
+	tx_crc_push = 1'b0;
+	tx_crc_last = 1'b0;
+	tx_frames_next = tx_frames_reg;
+	tx_bytes_next = tx_bytes_reg;
+
+	// Writer.
+	if (txc_pop) begin
+		if (tx_skip_reg) begin
+			tx_skip_next = !txc_data[8];
+		end else if (tx_over) begin
+			tx_wr_next = tx_commit_reg;
+			tx_n_next = {LEN_W{1'b0}};
+			tx_skip_next = !txc_data[8];
+			tx_drops_next = tx_drops_reg + 1'b1;
+		end else begin
+			tx_we = 1'b1;
+			tx_wr_next = tx_wr_reg + 1'b1;
+			if (txc_data[8]) begin
+				tx_commit_next = tx_wr_reg + 1'b1;
+				tx_n_next = {LEN_W{1'b0}};
+			end else begin
+				tx_n_next = tx_n_reg + 1'b1;
+			end
+		end
+	end
+
+	// Engine: choose the byte for the next cycle.
+	case (tx_state_reg)
+	TX_IDLE: begin
+		if (tx_commit_reg != tx_rd_reg) begin
+			tx_byte = 8'h55;
+			tx_cnt_next = 4'd1;
+			tx_state_next = TX_PRE;
+		end else begin
+			tx_en_next = 1'b0;
+		end
+	end
+	TX_PRE: begin
+		tx_cnt_next = tx_cnt_reg + 4'd1;
+		if (tx_cnt_reg == 4'd7) begin
+			tx_byte = 8'hD5;
+			tx_len_next = {LEN_W{1'b0}};
+			tx_state_next = TX_DATA;
+		end else begin
+			tx_byte = 8'h55;
+		end
+	end
+	TX_DATA: begin
+		tx_byte = tx_q_reg[7:0];
+		tx_crc_push = 1'b1;
+		tx_rd_next = tx_rd_reg + 1'b1;
+		tx_len_next = tx_len_reg + 1'b1;
+		if (tx_q_reg[8]) begin
+			if (tx_len_reg + 1'b1 < LEN_PAD) begin
+				tx_state_next = TX_PAD;
+			end else begin
+				tx_crc_last = 1'b1;
+				tx_state_next = TX_FCS;
+				tx_cnt_next = 4'd0;
+			end
+		end
+	end
+	TX_PAD: begin
+		tx_crc_push = 1'b1;
+		tx_len_next = tx_len_reg + 1'b1;
+		if (tx_len_reg + 1'b1 == LEN_PAD) begin
+			tx_crc_last = 1'b1;
+			tx_state_next = TX_FCS;
+			tx_cnt_next = 4'd0;
+		end
+	end
+	TX_FCS: begin
+		// pisa_crc32 holds its result from the cycle after s_last until the next frame's last
+		// byte, so all four bytes come straight from it.
+		case (tx_cnt_reg[1:0])
+		2'd0: tx_byte = tx_crc[7:0];
+		2'd1: tx_byte = tx_crc[15:8];
+		2'd2: tx_byte = tx_crc[23:16];
+		default: tx_byte = tx_crc[31:24];
+		endcase
+		tx_cnt_next = tx_cnt_reg + 4'd1;
+		if (tx_cnt_reg == 4'd3) begin
+			tx_state_next = TX_IFG;
+			tx_cnt_next = 4'd0;
+			tx_frames_next = tx_frames_reg + 1'b1;
+			tx_bytes_next = tx_bytes_reg + {{(CNT_W-LEN_W){1'b0}}, tx_len_reg + LEN_FCS};
+		end
+	end
+	TX_IFG: begin
+		tx_en_next = 1'b0;
+		tx_cnt_next = tx_cnt_reg + 4'd1;
+		if (tx_cnt_reg == 4'd11)
+			tx_state_next = TX_IDLE;
+	end
+	default: begin
+		tx_en_next = 1'b0;
+		tx_state_next = TX_IDLE;
+	end
+	endcase
+	// TXD is zero between frames.
+	tx_d_next = tx_en_next ? tx_byte : 8'h00;
+end
+
+always @(posedge gtx_clk) begin
+	tx_wr_reg <= tx_wr_next;
+	tx_commit_reg <= tx_commit_next;
+	tx_rd_reg <= tx_rd_next;
+	tx_n_reg <= tx_n_next;
+	tx_skip_reg <= tx_skip_next;
+	tx_drops_reg <= tx_drops_next;
+	tx_state_reg <= tx_state_next;
+	tx_cnt_reg <= tx_cnt_next;
+	tx_len_reg <= tx_len_next;
+	tx_d_reg <= tx_d_next;
+	tx_en_reg <= tx_en_next;
+	tx_frames_reg <= tx_frames_next;
+	tx_bytes_reg <= tx_bytes_next;
+	if (gtx_rst) begin
+		tx_wr_reg <= {(TX_AW+1){1'b0}};
+		tx_commit_reg <= {(TX_AW+1){1'b0}};
+		tx_rd_reg <= {(TX_AW+1){1'b0}};
+		tx_n_reg <= {LEN_W{1'b0}};
+		tx_skip_reg <= 1'b0;
+		tx_drops_reg <= {CNT_W{1'b0}};
+		tx_state_reg <= TX_IDLE;
+		tx_cnt_reg <= 4'd0;
+		tx_len_reg <= {LEN_W{1'b0}};
+		tx_d_reg <= 8'h00;
+		tx_en_reg <= 1'b0;
+		tx_frames_reg <= {CNT_W{1'b0}};
+		tx_bytes_reg <= {CNT_W{1'b0}};
+	end
+end
+
+// TX buffer memory: the read address is tx_rd_next, so tx_q_reg is the word at tx_rd_reg in
+// every cycle and TX_DATA can take a byte per cycle. A word is used at least 8 cycles (the
+// preamble) after its frame was committed, so reading while it is written does not matter.
+(* ram_style = BUF_RAM_STYLE *)
+reg [8:0] tx_mem [0:TX_DEPTH-1];
+always @(posedge gtx_clk) begin
+	if (tx_we)
+		tx_mem[tx_wr_reg[TX_AW-1:0]] <= txc_data;
+	tx_q_reg <= tx_mem[tx_rd_next[TX_AW-1:0]];
+end
+
+// Pins: {TXC, TX_CTL, TXD}; TXC = gtx_clk through the same DDR registers (1 high, 0 low),
+// TX_CTL = TX_EN on both edges (TX_ER = 0).
+wire [5:0] tx_ddr_q_rise_unused, tx_ddr_q_fall_unused;
+
+pisa_ddr_io #(.FAMILY(FAMILY), .DIR("out"), .WIDTH(6)) u_tx_ddr (
+	.clk(gtx_clk),
+	.pin_in(6'd0), .q_rise(tx_ddr_q_rise_unused), .q_fall(tx_ddr_q_fall_unused),
+	.d_rise({1'b1, tx_en_reg, tx_d_reg[3:0]}), .d_fall({1'b0, tx_en_reg, tx_d_reg[7:4]}),
+	.pin_out({rgmii_tx_clk, rgmii_tx_ctl, rgmii_txd})
+);
+
+assign tx_frames = tx_frames_reg;
+assign tx_bytes = tx_bytes_reg;
+assign tx_drops = tx_drops_reg;
+
+endmodule
+
+`resetall
