@@ -26,6 +26,7 @@
 #include "hostcommon.h"
 #include "pisa_file.h"
 #include "pisa_ctl.h"
+#include "pisa_hwconf.h"
 #include "pisa_image.h"
 #include "pisa_link.h"
 #include "pisa_profile.h"
@@ -575,6 +576,24 @@ static void adopt(struct daemon *d, struct pisa_image *img, uint8_t *bytes, size
 	snprintf(d->img_name, sizeof(d->img_name), "%s", name);
 }
 
+/*
+ * The RTL board's loader refuses an image whose HWCONF section says the core
+ * cannot run it, with that status as err but without the text (an ACK detail
+ * would cost the loader a 120-byte buffer). The text follows from the image,
+ * so say it here: "" unless the layout fails with the switch's error r.
+ */
+static void refusal_reason(const struct pisa_image *img, int r, char *out, size_t n)
+{
+	struct pisa_hwconf hc;
+	char why[256];
+
+	out[0] = 0;
+	if (pisa_hwconf_build(img, &pisa_hwconf_sim_limits, &hc, why, sizeof(why)) == r)
+		snprintf(out, n, " (the RTL core cannot run it: %.200s)", why);
+	else
+		pisa_hwconf_free(&hc);
+}
+
 static void do_load(struct daemon *d, struct client *c, const uint8_t *p, size_t n)
 {
 	const uint8_t *nul = memchr(p, 0, n < 256 ? n : 256);
@@ -612,7 +631,11 @@ static void do_load(struct daemon *d, struct client *c, const uint8_t *p, size_t
 	memcpy(bytes, p, len);
 	r = pisa_link_load_image(d->link, bytes, len);
 	if (r < 0) {
-		replyf(c, 1, "Error: the switch refused %s: %s\n", name, pisa_link_detail(d->link));
+		char hw_why[256];
+
+		refusal_reason(img, r, hw_why, sizeof(hw_why));
+		replyf(c, 1, "Error: the switch refused %s: %s%s\n", name, pisa_link_detail(d->link),
+		       hw_why);
 		pisa_ctl_free(ctl);
 		pisa_image_free(img);
 		free(bytes);

@@ -82,6 +82,7 @@ module pisa_ctl_link #(
 	input  wire         s_dig_last,
 	input  wire         s_dig_valid,
 	output wire         s_dig_ready,
+	output wire         pin_held,	// one of those messages waits or is being sent
 
 	input  wire         info_image,
 	input  wire [31:0]  info_image_len,
@@ -203,7 +204,7 @@ pisa_pkt_in #(.MAX_PAYLOAD(MAX_PAYLOAD)) u_pkt_in (
 	.m_hdr_seq(ph_seq), .m_hdr_type(ph_type), .m_hdr_len(ph_len), .m_hdr_valid(ph_valid),
 	.m_hdr_ready(ph_ready),
 	.m_data(p_data), .m_last(p_last), .m_valid(p_valid), .m_ready(p_ready),
-	.cnt_dropped(pin_dropped)
+	.cnt_dropped(pin_dropped), .held(pin_held)
 );
 wire _unused_pin = &{1'b0, pin_dropped, 1'b0};
 

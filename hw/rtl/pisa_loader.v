@@ -15,7 +15,10 @@
 // carries: the writer's reason why the core cannot run the image), and the board name
 // (RANGE). Only then cfg_commit: the core switches banks and starts the image empty.
 // RESET: core_reset (empties rows, counters and registers; default rows as the image has
-// them). PACKET_OUT: u16 port, then the packet, to m_pko_* (answered once it is handed over).
+// them). PACKET_OUT: u16 port, then the packet, to m_pko_*; answered once the packet has run
+// (the core is idle again: it serves one packet at a time and passes through idle between
+// them) and the PACKET_IN or DIGEST it caused has gone to the link (pin_held low), so those
+// reach the host before the ACK, as the protocol says.
 // Every request gets one answer on m_rsp_* (err 0 = OK; else a positive pisa_err).
 // Stream contract as everywhere in hw/: a word moves when valid && ready.
 `default_nettype none
@@ -49,6 +52,8 @@ module pisa_loader #(
 	output wire         m_pko_last,
 	output wire         m_pko_valid,
 	input  wire         m_pko_ready,
+	input  wire         core_idle,	// pisa_core: no packet, command or load in progress
+	input  wire         pin_held,	// pisa_pkt_in: a message waits to be sent
 
 	output reg          info_image,
 	output reg  [31:0]  info_image_len,
@@ -75,7 +80,7 @@ function [31:0] crc_byte(input [31:0] c0, input [7:0] d);
 endfunction
 
 localparam [2:0] L_IDLE = 0, L_HDR = 1, L_BODY = 2, L_WORD = 3, L_PKO = 4, L_ANSWER = 5,
-	L_DRAIN = 6;
+	L_DRAIN = 6, L_PKO_RUN = 7;
 reg [2:0] st;
 reg [7:0] rtype, err;
 reg [15:0] ri;			// byte of the request's payload
@@ -278,6 +283,11 @@ always @(posedge clk) begin
 		st <= wlast ? L_ANSWER : L_BODY;
 	end
 	L_PKO: if (take && s_req_last)
+		st <= L_PKO_RUN;
+	// The core took the last byte, so it is busy with this packet now. When it is idle again,
+	// all the packet produced is out of it; a PACKET_IN or DIGEST may still wait in
+	// pisa_pkt_in (one at most: the core stalls until it takes the next), so wait for that too.
+	L_PKO_RUN: if (core_idle && !pin_held)
 		st <= L_ANSWER;
 	L_DRAIN: if (take && s_req_last)
 		st <= L_ANSWER;

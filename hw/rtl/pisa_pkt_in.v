@@ -38,7 +38,8 @@ module pisa_pkt_in #(
 	output reg          m_valid,
 	input  wire         m_ready,
 
-	output reg  [15:0]  cnt_dropped
+	output reg  [15:0]  cnt_dropped,
+	output wire         held	// a whole message waits or is being sent
 );
 
 localparam [7:0] T_PACKET_IN = 8'h90, T_DIGEST = 8'h91;
@@ -57,6 +58,7 @@ wire in_valid = take_dig ? s_dig_valid : s_pkt_valid;
 wire [7:0] in_data = take_dig ? s_dig_data : s_pkt_data;
 wire in_last = take_dig ? s_dig_last : s_pkt_last;
 wire [15:0] in_id = take_dig ? s_dig_id : s_pkt_port;
+assign held = st != P_IN;
 assign s_pkt_ready = st == P_IN && !take_dig;
 assign s_dig_ready = st == P_IN && take_dig;
 assign m_last = k == n + 16'd1;

@@ -105,7 +105,7 @@ localparam [15:0] PHV16 = PHV_MAX[15:0];
 // the core's output: to the host (CPU port) or out
 wire [15:0] core_port;
 wire [7:0] core_data;
-wire core_last, core_valid, pin_ready, dig_ready;
+wire core_last, core_valid, pin_ready, dig_ready, pin_held;
 wire [15:0] dig_id;
 wire [7:0] dig_data;
 wire dig_last, dig_valid;
@@ -138,7 +138,7 @@ pisa_ctl_link #(
 	.s_pin_port(core_port), .s_pin_data(core_data), .s_pin_last(core_last),
 	.s_pin_valid(core_valid && to_cpu), .s_pin_ready(pin_ready),
 	.s_dig_id(dig_id), .s_dig_data(dig_data), .s_dig_last(dig_last), .s_dig_valid(dig_valid),
-	.s_dig_ready(dig_ready),
+	.s_dig_ready(dig_ready), .pin_held(pin_held),
 	.info_image(info_image), .info_image_len(info_len), .info_image_crc(info_crc),
 	.info_program(info_program),
 	.session(session), .expect_seq(expect_seq), .cnt_frames(cnt_frames), .cnt_bad(cnt_bad),
@@ -154,6 +154,7 @@ wire cfg_valid, cfg_ready, cfg_commit, core_reset;
 wire [8:0] pko_port;
 wire [7:0] pko_data;
 wire pko_last, pko_valid, pko_ready;
+wire idle;	// pisa_core
 
 pisa_loader #(.BOARD(BOARD), .MAX_IMAGE(MAX_IMAGE)) u_loader (
 	.clk(clk), .rst(rst),
@@ -163,7 +164,7 @@ pisa_loader #(.BOARD(BOARD), .MAX_IMAGE(MAX_IMAGE)) u_loader (
 	.m_cfg_addr(cfg_addr), .m_cfg_data(cfg_data), .m_cfg_valid(cfg_valid),
 	.m_cfg_ready(cfg_ready), .cfg_commit(cfg_commit), .core_reset(core_reset),
 	.m_pko_port(pko_port), .m_pko_data(pko_data), .m_pko_last(pko_last),
-	.m_pko_valid(pko_valid), .m_pko_ready(pko_ready),
+	.m_pko_valid(pko_valid), .m_pko_ready(pko_ready), .core_idle(idle), .pin_held(pin_held),
 	.info_image(info_image), .info_image_len(info_len), .info_image_crc(info_crc),
 	.info_program(info_program)
 );
@@ -189,7 +190,6 @@ end
 
 wire [31:0] cnt_oversize;
 wire [63:0] cnt_cycles;
-wire idle;
 
 pisa_core #(
 	.CFG_WORDS(CFG_WORDS), .ROW_BYTES(ROW_BYTES), .CNT_CELLS(CNT_CELLS),
@@ -213,7 +213,7 @@ pisa_core #(
 	.cnt_rx(cnt_rx), .cnt_tx(cnt_tx), .cnt_drop(cnt_drop), .cnt_oversize(cnt_oversize),
 	.cnt_cycles(cnt_cycles)
 );
-wire _unused_core = &{1'b0, idle, cnt_oversize, cnt_cycles, 1'b0};
+wire _unused_core = &{1'b0, cnt_oversize, cnt_cycles, 1'b0};
 
 endmodule
 `default_nettype wire

@@ -198,7 +198,7 @@ CTL load "$T/rc.pisa" >"$T/load2.out" 2>"$T/load2.err"
 rc=$?
 WHY="exit $rc: $(oneline "$T/load2.err")"
 check unsupported_image_refused_by_board test "$rc" -eq 1 -a \
-	-n "$(grep 'IMAGE_COMMIT: invalid argument' "$T/load2.err")"
+	-n "$(grep 'IMAGE_COMMIT: invalid argument (the RTL core cannot run it: .*recirculate' "$T/load2.err")"
 CTL status >"$T/status2" 2>&1
 WHY="$(oneline "$T/status2")"
 check pisad_up_after_refusal eval 'kill -0 $PISAD 2>/dev/null && has "$T/status2" "$HELLO" &&
@@ -249,10 +249,19 @@ listen() {	# OUT: pisactl listen in the background, its pid in LISTEN
 "$BIN/p4lower" "$here/to_cpu.p4" -o "$T/cpu.pisa" 2>/dev/null
 CTL load "$T/cpu.pisa" >/dev/null 2>"$T/load3.err"
 listen "$T/listen1.out"
+link_count() {	# WHAT: pisad's count of packet-ins or digests received
+	CTL status | sed -n "s/.* \([0-9]*\) $1,.*/\1/p"
+}
+pins_before=$(link_count packet-ins)
 CTL packet-out 1 41424344 >/dev/null 2>"$T/po3.err"
+pins_after=$(link_count packet-ins)
 wait_for "grep -q 'packet-in' '$T/listen1.out'" 100
 WHY="$(oneline "$T/load3.err") $(oneline "$T/po3.err") $(oneline "$T/listen1.out")"
 check packet_in_from_rtl has "$T/listen1.out" "packet-in port 255 len 4: 42424344"
+# the board ACKs a PACKET_OUT only after the packet ran and its PACKET_IN went out
+WHY="packet-ins before the packet-out ${pins_before:-?}, when it returned ${pins_after:-?}"
+check packet_in_before_packet_out_ack test -n "$pins_before" -a \
+	"${pins_after:-0}" -eq $((pins_before + 1))
 stop "$LISTEN"
 "$BIN/p4lower" "$top/examples/l2_switch/l2_switch.p4" -o "$T/l2.pisa" 2>/dev/null
 CTL load "$T/l2.pisa" >/dev/null 2>"$T/load4.err"
