@@ -4,12 +4,14 @@
 //
 // Clock domains: rmii_clk (REF_CLK, 50 MHz) runs the RMII pins, both frame buffers and the
 // counters; clk (the core clock, any frequency) runs the rx_* and tx_* streams. Two
-// pisa_async_fifo instances of CDC_DEPTH words cross between them.
+// pisa_async_fifo instances of CDC_DEPTH words cross between them. The frame buffers, their
+// crossings, the FCS and length checks on receive and the rx_* and tx_drops counters are
+// pisa_mac_rxbuf and pisa_mac_txbuf, shared with pisa_mac_rgmii; this module is the RMII side.
 //
 // Receive path (rmii_clk):
-//   pins -> input flops -> dibit sampler -> preamble/SFD hunt -> bytes -> CRC-32 (pisa_crc32)
-//        -> 5-byte delay line (holds back the FCS) -> RX frame buffer (RX_DEPTH x {last, byte})
-//        -> committed words only -> async FIFO -> rx_* (clk)
+//   pins -> input flops -> dibit sampler -> preamble/SFD hunt -> bytes -> pisa_mac_rxbuf:
+//        CRC-32 (pisa_crc32) -> 5-byte delay line (holds back the FCS) -> RX frame buffer
+//        (RX_DEPTH x {last, byte}) -> committed words only -> async FIFO -> rx_* (clk)
 //   A frame is written into the buffer past a commit pointer; only when it has ended, its FCS
 //   is good and its length is in [64, MAX_FRAME] (FCS included) is the commit pointer moved
 //   past it; otherwise the write pointer goes back to the commit pointer. A frame that does not
@@ -22,9 +24,10 @@
 //   10 Mb/s (mode_10m = 1): the PHY repeats each dibit for 10 REF_CLK cycles; the sampler locks
 //   onto the first 01 preamble dibit and samples 5 cycles into each dibit.
 // Transmit path:
-//   tx_* (clk) -> async FIFO -> TX frame buffer (TX_DEPTH x {last, byte}, rmii_clk) -> when a
-//   whole frame is in it: 7 x 0x55, 0xD5, the bytes, zero padding to 60 bytes, FCS (pisa_crc32),
-//   then 12 idle bytes of inter-frame gap before the next preamble.
+//   tx_* (clk) -> pisa_mac_txbuf: async FIFO -> TX frame buffer (TX_DEPTH x {last, byte},
+//   rmii_clk) -> when a whole frame is in it, the engine here: 7 x 0x55, 0xD5, the bytes, zero
+//   padding to 60 bytes, FCS (pisa_crc32), then 12 idle bytes of inter-frame gap before the
+//   next preamble.
 //   A frame from the core longer than MAX_FRAME - 4 bytes is dropped whole (tx_drops).
 //   tx_en and txd change on rmii_clk edges, once per dibit (every cycle at 100 Mb/s, every
 //   10 cycles at 10 Mb/s).
@@ -121,16 +124,8 @@ generate
 	end
 endgenerate
 
-localparam [LEN_W-1:0] LEN_MAX = MAX_FRAME[LEN_W-1:0];
-localparam integer DATA_MAX = MAX_FRAME - 4;
-localparam [LEN_W-1:0] LEN_DATA_MAX = DATA_MAX[LEN_W-1:0];
-localparam [LEN_W-1:0] LEN_MIN = 64;
 localparam [LEN_W-1:0] LEN_PAD = 60;
 localparam [LEN_W-1:0] LEN_FCS = 4;
-localparam [RX_AW:0] RX_FULL = RX_DEPTH[RX_AW:0];
-localparam [TX_AW:0] TX_FULL = TX_DEPTH[TX_AW:0];
-// CRC-32 of a frame with its own FCS appended, after xorout (the residue 0xDEBB20E3 inverted).
-localparam [31:0] CRC_GOOD = 32'h2144DF1C;
 
 // ==== receive (rmii_clk) ====
 
@@ -154,26 +149,6 @@ reg [1:0] rx_pd_reg = 2'b00, rx_pd_next;   // the previous dibit and its CRS_DV
 reg rx_pdv_reg = 1'b0, rx_pdv_next;
 reg [1:0] rx_di_reg = 2'd0, rx_di_next;    // dibit within the byte
 reg [7:0] rx_sr_reg, rx_sr_next;           // byte being assembled, LSB first
-reg [LEN_W-1:0] rx_len_reg = {LEN_W{1'b0}}, rx_len_next;  // bytes so far, saturates at MAX
-reg rx_giant_reg = 1'b0, rx_giant_next;
-reg rx_ovf_reg = 1'b0, rx_ovf_next;
-reg [39:0] rx_dl_reg, rx_dl_next;          // delay line: [7:0] newest byte, [39:32] oldest
-reg [RX_AW:0] rx_wr_reg = {(RX_AW+1){1'b0}}, rx_wr_next;
-reg [RX_AW:0] rx_commit_reg = {(RX_AW+1){1'b0}}, rx_commit_next;
-reg [RX_AW:0] rx_rd_reg = {(RX_AW+1){1'b0}}, rx_rd_next;
-reg rx_we;
-reg [8:0] rx_wdata;
-reg [CNT_W-1:0] rx_frames_reg = {CNT_W{1'b0}}, rx_frames_next;
-reg [CNT_W-1:0] rx_bytes_reg = {CNT_W{1'b0}}, rx_bytes_next;
-reg [CNT_W-1:0] rx_fcs_reg = {CNT_W{1'b0}}, rx_fcs_next;
-reg [CNT_W-1:0] rx_runts_reg = {CNT_W{1'b0}}, rx_runts_next;
-reg [CNT_W-1:0] rx_giants_reg = {CNT_W{1'b0}}, rx_giants_next;
-reg [CNT_W-1:0] rx_drops_reg = {CNT_W{1'b0}}, rx_drops_next;
-
-// Drain side of the RX buffer: an output register in front of the clock-crossing FIFO.
-reg [8:0] rxo_data_reg;
-reg rxo_valid_reg = 1'b0, rxo_valid_next;
-wire rxc_s_ready;
 
 wire rx_sample = mode_10m ? (rx_lock_reg && rx_div_reg == 4'd5) : 1'b1;
 wire rx_data_dibit = rx_sample && (rx_pdv_reg || dv_q);
@@ -181,19 +156,6 @@ wire rx_end = rx_sample && !rx_pdv_reg && !dv_q;
 wire rx_byte_evt = rx_state_reg == RX_FRAME && rx_data_dibit && rx_di_reg == 2'd3;
 wire [7:0] rx_byte = {rx_pd_reg, rx_sr_reg[7:2]};
 wire rx_fin = rx_state_reg == RX_FRAME && rx_end;
-wire rx_full = (rx_wr_reg - rx_rd_reg) == RX_FULL;
-wire rxo_load = rx_rd_reg != rx_commit_reg && (!rxo_valid_reg || rxc_s_ready);
-
-wire [31:0] rx_crc;
-wire rx_crc_valid;
-wire rx_crc_s_ready_unused;
-
-pisa_crc32 #(.WIDTH(8)) u_rx_crc (
-	.clk(rmii_clk), .rst(rmii_rst),
-	.s_data(rx_byte), .s_keep(rx_byte_evt), .s_last(rx_fin),
-	.s_valid(rx_byte_evt || rx_fin), .s_ready(rx_crc_s_ready_unused),
-	.m_crc(rx_crc), .m_valid(rx_crc_valid), .m_ready(1'b1)
-);
 
 always @* begin
 	rx_state_next = rx_state_reg;
@@ -204,22 +166,6 @@ always @* begin
 	rx_pdv_next = rx_pdv_reg;
 	rx_di_next = rx_di_reg;
 	rx_sr_next = rx_sr_reg;
-	rx_len_next = rx_len_reg;
-	rx_giant_next = rx_giant_reg;
-	rx_ovf_next = rx_ovf_reg;
-	rx_dl_next = rx_dl_reg;
-	rx_wr_next = rx_wr_reg;
-	rx_commit_next = rx_commit_reg;
-	rx_rd_next = rx_rd_reg;
-	rx_we = 1'b0;
-	rx_wdata = {1'b0, rx_dl_reg[39:32]};
-	rx_frames_next = rx_frames_reg;
-	rx_bytes_next = rx_bytes_reg;
-	rx_fcs_next = rx_fcs_reg;
-	rx_runts_next = rx_runts_reg;
-	rx_giants_next = rx_giants_reg;
-	rx_drops_next = rx_drops_reg;
-	rxo_valid_next = rxo_valid_reg;
 
 	// 10 Mb/s sampling phase.
 	if (rx_lock_reg)
@@ -247,10 +193,6 @@ always @* begin
 				if (rx_pre_reg) begin
 					rx_state_next = RX_FRAME;
 					rx_di_next = 2'd0;
-					rx_len_next = {LEN_W{1'b0}};
-					rx_giant_next = 1'b0;
-					rx_ovf_next = 1'b0;
-					rx_wr_next = rx_commit_reg;
 				end else begin
 					rx_state_next = RX_DISCARD;
 				end
@@ -262,54 +204,9 @@ always @* begin
 		RX_FRAME: begin
 			rx_sr_next = {rx_pd_reg, rx_sr_reg[7:2]};
 			rx_di_next = rx_di_reg + 2'd1;
-			if (rx_di_reg == 2'd3) begin
-				rx_dl_next = {rx_dl_reg[31:0], rx_byte};
-				if (rx_len_reg == LEN_MAX) begin
-					rx_giant_next = 1'b1;
-				end else begin
-					rx_len_next = rx_len_reg + 1'b1;
-					// Byte rx_len_reg arrives: byte rx_len_reg - 5 leaves the delay line.
-					if (rx_len_reg >= 5 && !rx_ovf_reg) begin
-						if (rx_full) begin
-							rx_ovf_next = 1'b1;
-						end else begin
-							rx_we = 1'b1;
-							rx_wr_next = rx_wr_reg + 1'b1;
-						end
-					end
-				end
-			end
 		end
 		default: ;
 		endcase
-	end
-
-	// One cycle after the end of a frame: its CRC is here; commit it or take it back.
-	if (rx_crc_valid) begin
-		rx_wr_next = rx_commit_reg;
-		if (rx_len_reg < LEN_MIN) begin
-			rx_runts_next = rx_runts_reg + 1'b1;
-		end else if (rx_giant_reg) begin
-			rx_giants_next = rx_giants_reg + 1'b1;
-		end else if (rx_crc != CRC_GOOD) begin
-			rx_fcs_next = rx_fcs_reg + 1'b1;
-		end else if (rx_ovf_reg || rx_full) begin
-			rx_drops_next = rx_drops_reg + 1'b1;
-		end else begin
-			rx_we = 1'b1;
-			rx_wdata = {1'b1, rx_dl_reg[39:32]};
-			rx_wr_next = rx_wr_reg + 1'b1;
-			rx_commit_next = rx_wr_reg + 1'b1;
-			rx_frames_next = rx_frames_reg + 1'b1;
-			rx_bytes_next = rx_bytes_reg + {{(CNT_W-LEN_W){1'b0}}, rx_len_reg};
-		end
-	end
-
-	if (rxo_load) begin
-		rx_rd_next = rx_rd_reg + 1'b1;
-		rxo_valid_next = 1'b1;
-	end else if (rxo_valid_reg && rxc_s_ready) begin
-		rxo_valid_next = 1'b0;
 	end
 end
 
@@ -322,20 +219,6 @@ always @(posedge rmii_clk) begin
 	rx_pdv_reg <= rx_pdv_next;
 	rx_di_reg <= rx_di_next;
 	rx_sr_reg <= rx_sr_next;
-	rx_len_reg <= rx_len_next;
-	rx_giant_reg <= rx_giant_next;
-	rx_ovf_reg <= rx_ovf_next;
-	rx_dl_reg <= rx_dl_next;
-	rx_wr_reg <= rx_wr_next;
-	rx_commit_reg <= rx_commit_next;
-	rx_rd_reg <= rx_rd_next;
-	rx_frames_reg <= rx_frames_next;
-	rx_bytes_reg <= rx_bytes_next;
-	rx_fcs_reg <= rx_fcs_next;
-	rx_runts_reg <= rx_runts_next;
-	rx_giants_reg <= rx_giants_next;
-	rx_drops_reg <= rx_drops_next;
-	rxo_valid_reg <= rxo_valid_next;
 	if (rmii_rst) begin
 		rx_state_reg <= RX_HUNT;
 		rx_pre_reg <= 1'b0;
@@ -344,84 +227,40 @@ always @(posedge rmii_clk) begin
 		rx_pd_reg <= 2'b00;
 		rx_pdv_reg <= 1'b0;
 		rx_di_reg <= 2'd0;
-		rx_len_reg <= {LEN_W{1'b0}};
-		rx_giant_reg <= 1'b0;
-		rx_ovf_reg <= 1'b0;
-		rx_wr_reg <= {(RX_AW+1){1'b0}};
-		rx_commit_reg <= {(RX_AW+1){1'b0}};
-		rx_rd_reg <= {(RX_AW+1){1'b0}};
-		rx_frames_reg <= {CNT_W{1'b0}};
-		rx_bytes_reg <= {CNT_W{1'b0}};
-		rx_fcs_reg <= {CNT_W{1'b0}};
-		rx_runts_reg <= {CNT_W{1'b0}};
-		rx_giants_reg <= {CNT_W{1'b0}};
-		rx_drops_reg <= {CNT_W{1'b0}};
-		rxo_valid_reg <= 1'b0;
 	end
 end
 
-// RX buffer memory: one write port (the frame writer), one read port (the drain), both in
-// rmii_clk, no reset, so yosys infers block RAM. The drain reads only committed words, the
-// writer writes only uncommitted ones.
-(* ram_style = BUF_RAM_STYLE *)
-reg [8:0] rx_mem [0:RX_DEPTH-1];
-always @(posedge rmii_clk) begin
-	if (rx_we)
-		rx_mem[rx_wr_reg[RX_AW-1:0]] <= rx_wdata;
-	if (rxo_load)
-		rxo_data_reg <= rx_mem[rx_rd_reg[RX_AW-1:0]];
-end
-
-wire [8:0] rxc_m_data;
-
-pisa_async_fifo #(.WIDTH(9), .DEPTH(CDC_DEPTH), .RAM_STYLE(CDC_RAM_STYLE),
-	.SYNC_STAGES(SYNC_STAGES)) u_rx_cdc (
-	.s_clk(rmii_clk), .s_rst(rmii_rst),
-	.s_data(rxo_data_reg), .s_valid(rxo_valid_reg), .s_ready(rxc_s_ready),
-	.m_clk(clk), .m_rst(rst),
-	.m_data(rxc_m_data), .m_valid(rx_valid), .m_ready(rx_ready)
+// FCS and length checks, the RX frame buffer, the rx counters and the crossing into clk: a byte
+// every 4th (100 Mb/s) or 40th (10 Mb/s) rmii_clk cycle, rx_fin two dibits after the last one.
+pisa_mac_rxbuf #(.MAX_FRAME(MAX_FRAME), .DEPTH(RX_DEPTH), .RAM_STYLE(BUF_RAM_STYLE),
+	.CDC_DEPTH(CDC_DEPTH), .CDC_RAM_STYLE(CDC_RAM_STYLE), .SYNC_STAGES(SYNC_STAGES),
+	.CNT_W(CNT_W)) u_rxbuf (
+	.line_clk(rmii_clk), .line_rst(rmii_rst),
+	.s_data(rx_byte), .s_valid(rx_byte_evt), .s_end(rx_fin), .s_bad(1'b0),
+	.clk(clk), .rst(rst),
+	.m_data(rx_data), .m_last(rx_last), .m_valid(rx_valid), .m_ready(rx_ready),
+	.frames(rx_frames), .bytes(rx_bytes), .fcs_errors(rx_fcs_errors), .runts(rx_runts),
+	.giants(rx_giants), .drops(rx_drops)
 );
-
-assign rx_data = rxc_m_data[7:0];
-assign rx_last = rxc_m_data[8];
-
-assign rx_frames = rx_frames_reg;
-assign rx_bytes = rx_bytes_reg;
-assign rx_fcs_errors = rx_fcs_reg;
-assign rx_runts = rx_runts_reg;
-assign rx_giants = rx_giants_reg;
-assign rx_drops = rx_drops_reg;
 
 // ==== transmit ====
 
-wire [8:0] txc_data;
-wire txc_valid;
-wire txc_ready;
+// The crossing from clk and the TX frame buffer, which holds back a frame until all of it is
+// in and drops those longer than MAX_FRAME - 4 bytes (tx_drops).
+wire txq_frame;        // a whole frame is buffered
+wire [7:0] txq_data;   // the TX buffer word at its read pointer
+wire txq_last;
+reg txq_pop;
 
-pisa_async_fifo #(.WIDTH(9), .DEPTH(CDC_DEPTH), .RAM_STYLE(CDC_RAM_STYLE),
-	.SYNC_STAGES(SYNC_STAGES)) u_tx_cdc (
-	.s_clk(clk), .s_rst(rst),
-	.s_data({tx_last, tx_data}), .s_valid(tx_valid), .s_ready(tx_ready),
-	.m_clk(rmii_clk), .m_rst(rmii_rst),
-	.m_data(txc_data), .m_valid(txc_valid), .m_ready(txc_ready)
+pisa_mac_txbuf #(.MAX_FRAME(MAX_FRAME), .DEPTH(TX_DEPTH), .RAM_STYLE(BUF_RAM_STYLE),
+	.CDC_DEPTH(CDC_DEPTH), .CDC_RAM_STYLE(CDC_RAM_STYLE), .SYNC_STAGES(SYNC_STAGES),
+	.CNT_W(CNT_W)) u_txbuf (
+	.clk(clk), .rst(rst),
+	.s_data(tx_data), .s_last(tx_last), .s_valid(tx_valid), .s_ready(tx_ready),
+	.line_clk(rmii_clk), .line_rst(rmii_rst),
+	.m_frame(txq_frame), .m_data(txq_data), .m_last(txq_last), .m_pop(txq_pop),
+	.drops(tx_drops)
 );
-
-// TX buffer writer: frames go in past the commit pointer, which moves past a frame at its
-// last byte; the engine below only sends committed frames.
-reg [TX_AW:0] tx_wr_reg = {(TX_AW+1){1'b0}}, tx_wr_next;
-reg [TX_AW:0] tx_commit_reg = {(TX_AW+1){1'b0}}, tx_commit_next;
-reg [TX_AW:0] tx_rd_reg = {(TX_AW+1){1'b0}}, tx_rd_next;
-reg [LEN_W-1:0] tx_n_reg = {LEN_W{1'b0}}, tx_n_next;  // bytes of the frame being written
-reg tx_skip_reg = 1'b0, tx_skip_next;                  // dropping the rest of a long frame
-reg tx_we;
-reg [CNT_W-1:0] tx_drops_reg = {CNT_W{1'b0}}, tx_drops_next;
-
-wire tx_full = (tx_wr_reg - tx_rd_reg) == TX_FULL;
-wire tx_over = tx_n_reg == LEN_DATA_MAX;
-// A byte past the longest frame is always taken (and the frame dropped), so a long frame
-// cannot wait forever for space that its own bytes hold.
-assign txc_ready = tx_skip_reg || tx_over || !tx_full;
-wire txc_pop = txc_valid && txc_ready;
 
 // TX engine.
 localparam [2:0] TX_IDLE = 3'd0, TX_PRE = 3'd1, TX_DATA = 3'd2, TX_PAD = 3'd3, TX_FCS = 3'd4,
@@ -438,7 +277,6 @@ reg [3:0] tx_cnt_reg = 4'd0, tx_cnt_next;      // preamble, FCS and IFG byte cou
 reg [LEN_W-1:0] tx_len_reg = {LEN_W{1'b0}}, tx_len_next;  // data + pad bytes sent
 reg [31:0] tx_fcs_reg, tx_fcs_next;
 reg tx_fin_reg = 1'b0, tx_fin_next;            // end the CRC frame (a cycle after its last byte)
-reg [8:0] tx_q_reg;                            // the TX buffer word at tx_rd_reg
 reg [7:0] tx_byte;
 reg tx_crc_push;
 reg [CNT_W-1:0] tx_frames_reg = {CNT_W{1'b0}}, tx_frames_next;
@@ -457,13 +295,7 @@ pisa_crc32 #(.WIDTH(8)) u_tx_crc (
 );
 
 always @* begin
-	tx_wr_next = tx_wr_reg;
-	tx_commit_next = tx_commit_reg;
-	tx_rd_next = tx_rd_reg;
-	tx_n_next = tx_n_reg;
-	tx_skip_next = tx_skip_reg;
-	tx_we = 1'b0;
-	tx_drops_next = tx_drops_reg;
+	txq_pop = 1'b0;
 	tx_state_next = tx_state_reg;
 	tx_div_next = 4'd0;
 	tx_di_next = tx_di_reg;
@@ -480,28 +312,6 @@ always @* begin
 	tx_frames_next = tx_frames_reg;
 	tx_bytes_next = tx_bytes_reg;
 
-	// Writer.
-	if (txc_pop) begin
-		if (tx_skip_reg) begin
-			tx_skip_next = !txc_data[8];
-		end else if (tx_over) begin
-			tx_wr_next = tx_commit_reg;
-			tx_n_next = {LEN_W{1'b0}};
-			tx_skip_next = !txc_data[8];
-			tx_drops_next = tx_drops_reg + 1'b1;
-		end else begin
-			tx_we = 1'b1;
-			tx_wr_next = tx_wr_reg + 1'b1;
-			if (txc_data[8]) begin
-				tx_commit_next = tx_wr_reg + 1'b1;
-				tx_n_next = {LEN_W{1'b0}};
-			end else begin
-				tx_n_next = tx_n_reg + 1'b1;
-			end
-		end
-	end
-
-	// Engine.
 	if (mode_10m)
 		tx_div_next = tx_div_reg == 4'd9 ? 4'd0 : tx_div_reg + 4'd1;
 	if (tx_crc_valid)
@@ -514,7 +324,7 @@ always @* begin
 			tx_byte_en_next = 1'b1;
 			case (tx_state_reg)
 			TX_IDLE: begin
-				if (tx_commit_reg != tx_rd_reg) begin
+				if (txq_frame) begin
 					tx_byte = 8'h55;
 					tx_cnt_next = 4'd1;
 					tx_state_next = TX_PRE;
@@ -533,11 +343,11 @@ always @* begin
 				end
 			end
 			TX_DATA: begin
-				tx_byte = tx_q_reg[7:0];
+				tx_byte = txq_data;
 				tx_crc_push = 1'b1;
-				tx_rd_next = tx_rd_reg + 1'b1;
+				txq_pop = 1'b1;
 				tx_len_next = tx_len_reg + 1'b1;
-				if (tx_q_reg[8]) begin
+				if (txq_last) begin
 					if (tx_len_reg + 1'b1 < LEN_PAD) begin
 						tx_state_next = TX_PAD;
 					end else begin
@@ -591,12 +401,6 @@ always @* begin
 end
 
 always @(posedge rmii_clk) begin
-	tx_wr_reg <= tx_wr_next;
-	tx_commit_reg <= tx_commit_next;
-	tx_rd_reg <= tx_rd_next;
-	tx_n_reg <= tx_n_next;
-	tx_skip_reg <= tx_skip_next;
-	tx_drops_reg <= tx_drops_next;
 	tx_state_reg <= tx_state_next;
 	tx_div_reg <= tx_div_next;
 	tx_di_reg <= tx_di_next;
@@ -611,12 +415,6 @@ always @(posedge rmii_clk) begin
 	tx_frames_reg <= tx_frames_next;
 	tx_bytes_reg <= tx_bytes_next;
 	if (rmii_rst) begin
-		tx_wr_reg <= {(TX_AW+1){1'b0}};
-		tx_commit_reg <= {(TX_AW+1){1'b0}};
-		tx_rd_reg <= {(TX_AW+1){1'b0}};
-		tx_n_reg <= {LEN_W{1'b0}};
-		tx_skip_reg <= 1'b0;
-		tx_drops_reg <= {CNT_W{1'b0}};
 		tx_state_reg <= TX_IDLE;
 		tx_div_reg <= 4'd0;
 		tx_di_reg <= 2'd0;
@@ -631,21 +429,10 @@ always @(posedge rmii_clk) begin
 	end
 end
 
-// TX buffer memory: written by the writer, read continuously at tx_rd_reg (the engine uses
-// the word at least two cycles after tx_rd_reg moves).
-(* ram_style = BUF_RAM_STYLE *)
-reg [8:0] tx_mem [0:TX_DEPTH-1];
-always @(posedge rmii_clk) begin
-	if (tx_we)
-		tx_mem[tx_wr_reg[TX_AW-1:0]] <= txc_data;
-	tx_q_reg <= tx_mem[tx_rd_reg[TX_AW-1:0]];
-end
-
 assign rmii_txd = tx_txd_reg;
 assign rmii_tx_en = tx_en_reg;
 assign tx_frames = tx_frames_reg;
 assign tx_bytes = tx_bytes_reg;
-assign tx_drops = tx_drops_reg;
 
 endmodule
 
