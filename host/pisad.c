@@ -584,11 +584,13 @@ static void adopt(struct daemon *d, struct pisa_image *img, uint8_t *bytes, size
  */
 static void refusal_reason(const struct pisa_image *img, int r, char *out, size_t n)
 {
+	struct pisa_hwconf_limits lim;
 	struct pisa_hwconf hc;
 	char why[256];
 
 	out[0] = 0;
-	if (pisa_hwconf_build(img, &pisa_hwconf_sim_limits, &hc, why, sizeof(why)) == r)
+	pisa_hwconf_limits_for(img->board, &lim);
+	if (pisa_hwconf_build(img, &lim, &hc, why, sizeof(why)) == r)
 		snprintf(out, n, " (the RTL core cannot run it: %.200s)", why);
 	else
 		pisa_hwconf_free(&hc);

@@ -20,13 +20,29 @@
  * A direct counter cell moves with its row (read old, add into new, zero old)
  * and a direct meter cell's configuration too.
  *
+ * A table split over stages (its pieces share one P4Runtime id) is one table
+ * here: the pieces' rows side by side (piece_of), TCAM order running across
+ * them, an exact key free to go to any way of any piece, each piece's direct
+ * counter for its rows.
+ *
  * A command is validated completely before its first write and prints
  * nothing unless it succeeds. If a switch write fails part way, the shadow
  * describes what was written; pisa_ctl_replay() rewrites every row and is
  * the way to resynchronise.
  *
  * Handles are the lowest free number (BMv2's handle manager does the same),
- * per table for entries, per switch for multicast nodes.
+ * per table for entries, per switch for multicast nodes, per action profile
+ * for members and for groups.
+ *
+ * Action profiles and selectors (docs/architecture.md): a member h is the
+ * member table's entry with key h; a group of n members holds n consecutive
+ * slots (keys size + base ..), copies of its members in ascending handle
+ * order, so that the selector's hash modulo n picks the n-th smallest member
+ * as BMv2 does. A match table entry's action data is the member's key, or the
+ * group's first slot and n. When a group changes, its slots are rewritten in
+ * place if they can grow there, else at a new place (new slots, then the
+ * entries, then the old slots go), so a packet always lands on a member of the
+ * group as it was before or after the command.
  */
 #include "pisa_ctl.h"
 #include "pisa_p4info.h"
@@ -56,10 +72,14 @@ struct ent {
 	uint64_t seq;		/* age, for ties */
 	uint8_t *bytes;		/* the row as written */
 	struct mrate meter;	/* direct meter cell */
+	uint8_t ind;		/* IND_*: what an action profile's match table entry points to */
+	uint32_t ind_h;		/* ... the member or group handle */
 };
 
+enum { IND_NONE, IND_MEMBER, IND_GROUP };
+
 struct tab {
-	const struct pisa_table *t;
+	const struct pisa_table *t;	/* a split table: its first piece */
 	const struct pisa_rt_table *rt;
 	size_t kb, mb, db, rb;
 	const char *broken;	/* why the image's table cannot be used, or NULL */
@@ -73,6 +93,41 @@ struct tab {
 	uint8_t *defrow;
 	uint8_t *zero;		/* an invalid row */
 	uint64_t seq;
+	/* a table split over stages: np pieces (image tables piece[]), piece p's rows from
+	 * row base[p]; rows in all; the last piece's default row is the table's */
+	unsigned np;
+	uint16_t *piece;
+	uint32_t *base;
+	uint32_t rows;
+	const struct pisa_table *tlast;
+	const struct pisa_table **pt;	/* per piece */
+	int first;		/* a later piece: the table it is part of; else -1 */
+	int prof;		/* action profile of this match or member table, or -1 */
+	int pti;		/* its index in the profile's tables; -1: the member table */
+	uint8_t def_ind;	/* IND_*: the default row's member or group */
+	uint32_t def_h;
+};
+
+struct pmbr {			/* an action profile member */
+	uint8_t used;
+	uint8_t *row;		/* its member table row (key: the handle) */
+	uint32_t refs;		/* entries, defaults and groups that use it */
+};
+
+struct pgrp {			/* an action selector group */
+	uint8_t used;
+	uint32_t n, *m;		/* members, ascending handles */
+	uint32_t base, cnt;	/* slots base .. base + cnt - 1 hold them */
+	uint32_t refs;		/* entries and defaults that use it */
+};
+
+struct prof {
+	const struct pisa_rt_profile *p;
+	unsigned mt;		/* member table */
+	unsigned w;		/* index bits */
+	struct pmbr *mbr;	/* size */
+	struct pgrp *grp;	/* size */
+	uint32_t *slot;		/* slots: group + 1, 0 = free */
 };
 
 struct mnode {
@@ -95,6 +150,7 @@ struct pisa_ctl {
 	struct mnode *nodes;	/* mcast_nodes */
 	uint64_t aseq;
 	struct pisa_clone_cfg *clones;	/* clone_sessions */
+	struct prof *profs;	/* nprofiles */
 };
 
 /* One command being run. */
@@ -256,14 +312,36 @@ static int resolve(struct cx *x, const char *what, const char *among, const char
 
 static int find_table(struct cx *x, const char *tok, unsigned *tid)
 {
-	int rc = resolve(x, "table", "tables", tok, x->c->img->ntables, tab_name, NULL, tid);
+	uint16_t *ids = calloc(x->c->img->ntables + 1u, sizeof(*ids));
+	unsigned i, n = 0;
+	int rc;
 
+	if (!ids)
+		return -PISA_E_NOMEM;
+	/* a profile's member table is the profile's, not a table of its own; the later
+	 * pieces of a split table are its first piece's rows */
+	for (i = 0; i < x->c->img->ntables; i++)
+		if ((x->c->tabs[i].prof < 0 || x->c->tabs[i].pti >= 0) && x->c->tabs[i].first < 0)
+			ids[n++] = (uint16_t)i;
+	rc = resolve(x, "table", "tables", tok, n, tab_name, ids, tid);
+	free(ids);
 	if (rc)
 		return rc;
 	if (x->c->tabs[*tid].broken)
 		return fail(x, PISA_E_FORMAT, "table %s cannot be used: %s", tab_name(x->c, *tid),
 			    x->c->tabs[*tid].broken);
 	return 0;
+}
+
+/* Refuses the direct-table command cmd on an action profile's match table. */
+static int not_indirect(struct cx *x, unsigned tid, const char *instead)
+{
+	const struct tab *tb = &x->c->tabs[tid];
+
+	if (tb->prof < 0)
+		return 0;
+	return fail(x, PISA_E_INVAL, "table %s is indirect (action profile %s): use %s",
+		    tab_name(x->c, tid), x->c->img->rt_profiles[tb->prof].name, instead);
 }
 
 /* actions are looked up among the table's own, so "drop" works per table */
@@ -279,7 +357,11 @@ static int find_action(struct cx *x, unsigned tid, const char *tok, unsigned *ai
 		return -PISA_E_NOMEM;
 	for (i = 0; i < t->nactions; i++)
 		ids[i] = t->actions[i].action < x->c->img->nactions ? t->actions[i].action : 0;
-	snprintf(among, sizeof(among), "actions of %s", tab_name(x->c, tid));
+	if (x->c->tabs[tid].prof >= 0 && x->c->tabs[tid].pti < 0)
+		snprintf(among, sizeof(among), "actions of action profile %s",
+			 x->c->img->rt_profiles[x->c->tabs[tid].prof].name);
+	else
+		snprintf(among, sizeof(among), "actions of %s", tab_name(x->c, tid));
 	rc = resolve(x, "action", among, tok, t->nactions, act_name, ids, aid);
 	free(ids);
 	return rc;
@@ -297,34 +379,69 @@ static const struct pisa_table_action *tab_action(const struct pisa_table *t, un
 
 /* ---- switch writes ---- */
 
+/*
+ * A table split over several stages (docs/architecture.md) is one table here: its
+ * pieces' rows side by side, piece p's row r at row base[p] + r, and the default row
+ * (index rows) the last piece's. Returns the piece of row and makes row the piece's.
+ */
+static unsigned piece_of(const struct tab *tb, uint32_t *row)
+{
+	unsigned p;
+
+	if (*row >= tb->rows) {
+		*row = tb->tlast->rows;
+		return tb->np - 1;
+	}
+	for (p = tb->np - 1; p > 0 && *row < tb->base[p]; p--)
+		;
+	*row -= tb->base[p];
+	return p;
+}
+
 static int wr_row(struct pisa_ctl *c, unsigned tid, uint32_t row, const uint8_t *bytes)
 {
-	return c->ops->write_row(c->sw, (uint16_t)tid, row, bytes, c->tabs[tid].rb);
+	const struct tab *tb = &c->tabs[tid];
+	unsigned p = piece_of(tb, &row);
+
+	return c->ops->write_row(c->sw, tb->piece[p], row, bytes, tb->rb);
+}
+
+/* The direct counter (ctr) or meter cell of table row: its piece's. -1: none. */
+static int direct_cell(const struct pisa_ctl *c, const struct tab *tb, uint32_t *row, int ctr)
+{
+	const struct pisa_table *t = &c->img->tables[tb->piece[piece_of(tb, row)]];
+
+	return ctr ? t->direct_counter : t->direct_meter;
 }
 
 static const struct pisa_meter_cfg unconfigured;
 
-static int ctr_zero(struct pisa_ctl *c, const struct pisa_table *t, uint32_t row)
+static int ctr_zero(struct pisa_ctl *c, const struct tab *tb, uint32_t row)
 {
-	if (t->direct_counter < 0)
-		return 0;
-	return c->ops->counter_write(c->sw, (uint16_t)t->direct_counter, row, 0, 0);
+	int id = direct_cell(c, tb, &row, 1);
+
+	return id < 0 ? 0 : c->ops->counter_write(c->sw, (uint16_t)id, row, 0, 0);
+}
+
+static int mtr_set(struct pisa_ctl *c, const struct tab *tb, uint32_t row,
+		   const struct pisa_meter_cfg *cfg)
+{
+	int id = direct_cell(c, tb, &row, 0);
+
+	return id < 0 ? 0 : c->ops->meter_write(c->sw, (uint16_t)id, row, cfg);
 }
 
 /* Moves entry h to the free (invalid) row `to`. */
 static int move_ent(struct pisa_ctl *c, unsigned tid, uint32_t h, uint32_t to)
 {
 	struct tab *tb = &c->tabs[tid];
-	const struct pisa_table *t = tb->t;
 	struct ent *e = &tb->ents[h];
-	uint32_t from = e->row;
+	uint32_t from = e->row, fcell = from, tcell = to;
+	int fid = direct_cell(c, tb, &fcell, 1), tidc = direct_cell(c, tb, &tcell, 1);
 	uint64_t p1, b1, p2, b2;
 	int rc;
 
-	if ((rc = ctr_zero(c, t, to)))
-		return rc;
-	if (t->direct_meter >= 0 &&
-	    (rc = c->ops->meter_write(c->sw, (uint16_t)t->direct_meter, to, &e->meter.cfg)))
+	if ((rc = ctr_zero(c, tb, to)) || (rc = mtr_set(c, tb, to, &e->meter.cfg)))
 		return rc;
 	if ((rc = wr_row(c, tid, to, e->bytes)))
 		return rc;
@@ -334,31 +451,26 @@ static int move_ent(struct pisa_ctl *c, unsigned tid, uint32_t h, uint32_t to)
 	e->row = to;
 	if ((rc = wr_row(c, tid, from, tb->zero)))
 		return rc;
-	if (t->direct_meter >= 0 && e->meter.cfg.configured &&
-	    (rc = c->ops->meter_write(c->sw, (uint16_t)t->direct_meter, from, &unconfigured)))
+	if (e->meter.cfg.configured && (rc = mtr_set(c, tb, from, &unconfigured)))
 		return rc;
-	if (t->direct_counter < 0)
+	if (fid < 0 || tidc < 0)
 		return 0;
-	/* the old row no longer counts: carry its cell over */
-	if ((rc = c->ops->counter_read(c->sw, (uint16_t)t->direct_counter, from, &p1, &b1)) ||
-	    (rc = c->ops->counter_read(c->sw, (uint16_t)t->direct_counter, to, &p2, &b2)) ||
-	    (rc = c->ops->counter_write(c->sw, (uint16_t)t->direct_counter, to, p1 + p2, b1 + b2)))
+	/* the old row no longer counts: carry its cell over (maybe into another piece) */
+	if ((rc = c->ops->counter_read(c->sw, (uint16_t)fid, fcell, &p1, &b1)) ||
+	    (rc = c->ops->counter_read(c->sw, (uint16_t)tidc, tcell, &p2, &b2)) ||
+	    (rc = c->ops->counter_write(c->sw, (uint16_t)tidc, tcell, p1 + p2, b1 + b2)))
 		return rc;
-	return ctr_zero(c, t, from);
+	return ctr_zero(c, tb, from);
 }
 
 /* Writes new entry h into the free row `row`: fresh counter and meter cells first. */
 static int place_ent(struct pisa_ctl *c, unsigned tid, uint32_t h, uint32_t row)
 {
 	struct tab *tb = &c->tabs[tid];
-	const struct pisa_table *t = tb->t;
 	struct ent *e = &tb->ents[h];
 	int rc;
 
-	if ((rc = ctr_zero(c, t, row)))
-		return rc;
-	if (t->direct_meter >= 0 &&
-	    (rc = c->ops->meter_write(c->sw, (uint16_t)t->direct_meter, row, &e->meter.cfg)))
+	if ((rc = ctr_zero(c, tb, row)) || (rc = mtr_set(c, tb, row, &e->meter.cfg)))
 		return rc;
 	if ((rc = wr_row(c, tid, row, e->bytes)))
 		return rc;
@@ -377,10 +489,9 @@ static int clear_row(struct pisa_ctl *c, unsigned tid, uint32_t row)
 	if (rc)
 		return rc;
 	tb->owner[row] = 0;
-	if (tb->t->direct_meter >= 0 && e && e->meter.cfg.configured &&
-	    (rc = c->ops->meter_write(c->sw, (uint16_t)tb->t->direct_meter, row, &unconfigured)))
+	if (e && e->meter.cfg.configured && (rc = mtr_set(c, tb, row, &unconfigured)))
 		return rc;
-	return ctr_zero(c, tb->t, row);
+	return ctr_zero(c, tb, row);
 }
 
 static void free_ent(struct ent *e)
@@ -391,19 +502,32 @@ static void free_ent(struct ent *e)
 
 /* ---- HASH placement ---- */
 
-static uint32_t hash_row(const struct tab *tb, unsigned way, const uint8_t *key)
-{
-	uint32_t mask = (UINT32_C(1) << tb->t->way_bits) - 1;
+#define MAX_PIECES 64
+#define MAX_CANDS (MAX_PIECES * PISA_HASH_MAX_WAYS)
 
-	return (uint32_t)way << tb->t->way_bits | (pisa_hash_way(way, key, tb->kb) & mask);
+/* The rows key may sit in, in lookup order: each way of each piece. */
+static unsigned hash_cands(const struct tab *tb, const uint8_t *key, uint32_t *out)
+{
+	unsigned p, w, n = 0;
+
+	for (p = 0; p < tb->np; p++) {
+		const struct pisa_table *t = tb->pt[p];
+		uint32_t mask = (UINT32_C(1) << t->way_bits) - 1;
+
+		for (w = 0; w < t->ways; w++)
+			out[n++] = tb->base[p] + ((uint32_t)w << t->way_bits |
+						  (pisa_hash_way(w, key, tb->kb) & mask));
+	}
+	return n;
 }
 
 static int hash_find(const struct tab *tb, const uint8_t *key)
 {
-	unsigned w;
+	uint32_t cand[MAX_CANDS];
+	unsigned n = hash_cands(tb, key, cand), i;
 
-	for (w = 0; w < tb->t->ways; w++) {
-		uint32_t r = hash_row(tb, w, key);
+	for (i = 0; i < n; i++) {
+		uint32_t r = cand[i];
 
 		if (tb->owner[r] &&
 		    !memcmp(tb->ents[tb->owner[r] - 1].bytes + PISA_ROW_HDR, key, tb->kb))
@@ -420,19 +544,20 @@ struct bfs_node {
 /*
  * Plans the cuckoo path for key: path[0] is a row of key's ways, path[n-1] a
  * free row, and the entry in path[i] moves to path[i + 1]. -PISA_E_FULL if
- * no path within CUCKOO_MAX_NODES rows.
+ * no path within CUCKOO_MAX_NODES rows. The ways of every piece of a split
+ * table are candidates, so entries move between pieces too.
  */
 static int hash_plan(const struct tab *tb, const uint8_t *key, uint32_t *path, unsigned *npath)
 {
-	const struct pisa_table *t = tb->t;
 	struct bfs_node q[CUCKOO_MAX_NODES];
-	unsigned qn = 0, i, w, n;
+	uint32_t cand[MAX_CANDS];
+	unsigned qn = 0, i, w, n, nc = hash_cands(tb, key, cand);
 	uint8_t *seen;
 	int found = -1;
 	uint32_t free_row = 0;
 
-	for (w = 0; w < t->ways; w++) {
-		uint32_t r = hash_row(tb, w, key);
+	for (w = 0; w < nc; w++) {
+		uint32_t r = cand[w];
 
 		if (!tb->owner[r]) {
 			path[0] = r;
@@ -440,11 +565,11 @@ static int hash_plan(const struct tab *tb, const uint8_t *key, uint32_t *path, u
 			return 0;
 		}
 	}
-	seen = calloc(t->rows / 8 + 1, 1);
+	seen = calloc(tb->rows / 8 + 1, 1);
 	if (!seen)
 		return -PISA_E_NOMEM;
-	for (w = 0; w < t->ways; w++) {
-		uint32_t r = hash_row(tb, w, key);
+	for (w = 0; w < nc && qn < CUCKOO_MAX_NODES; w++) {
+		uint32_t r = cand[w];
 
 		if (seen[r / 8] & (1u << (r % 8)))
 			continue;
@@ -455,8 +580,9 @@ static int hash_plan(const struct tab *tb, const uint8_t *key, uint32_t *path, u
 	for (i = 0; i < qn && found < 0; i++) {
 		const uint8_t *xkey = tb->ents[tb->owner[q[i].row] - 1].bytes + PISA_ROW_HDR;
 
-		for (w = 0; w < t->ways; w++) {
-			uint32_t r = hash_row(tb, w, xkey);
+		nc = hash_cands(tb, xkey, cand);
+		for (w = 0; w < nc; w++) {
+			uint32_t r = cand[w];
 
 			if (r == q[i].row || (seen[r / 8] & (1u << (r % 8))))
 				continue;
@@ -512,7 +638,7 @@ static int tcam_before(const struct tab *tb, const struct ent *n, const struct e
 static int tcam_plan(const struct tab *tb, const struct ent *ne, uint32_t *target,
 		     uint32_t *free_row, int *dir)
 {
-	uint32_t rows = tb->t->rows, p = 0, r, f;
+	uint32_t rows = tb->rows, p = 0, r, f;
 
 	for (r = 0; r < rows; r++)
 		if (tb->owner[r] && !tcam_before(tb, ne, &tb->ents[tb->owner[r] - 1]))
@@ -557,9 +683,23 @@ static const char *tab_setup(struct tab *tb)
 		return "no runtime names";
 	if (t->mem == PISA_MEM_NONE)
 		return rt->nkeys ? "keys in a keyless table" : NULL;
-	if (t->mem == PISA_MEM_HASH && (t->ways < 1 || t->ways > PISA_HASH_MAX_WAYS ||
-					t->way_bits > 24 || t->rows != (uint32_t)t->ways << t->way_bits))
-		return "bad hash geometry";
+	if (tb->np > MAX_PIECES)
+		return "split into too many pieces";
+	for (i = 0; i < tb->np; i++) {
+		const struct pisa_table *q = tb->pt[i];
+
+		if (q->mem != t->mem || q->key_bits != t->key_bits || q->nkeys != t->nkeys ||
+		    q->adata_bits != t->adata_bits)
+			return "the pieces of a split table differ";
+		for (j = 0; j < t->nkeys; j++)
+			if (q->keys[j].field.bitoff != t->keys[j].field.bitoff ||
+			    q->keys[j].field.width != t->keys[j].field.width ||
+			    q->keys[j].match != t->keys[j].match)
+				return "the pieces of a split table differ";
+		if (q->mem == PISA_MEM_HASH && (q->ways < 1 || q->ways > PISA_HASH_MAX_WAYS ||
+						q->way_bits > 24 || q->rows != (uint32_t)q->ways << q->way_bits))
+			return "bad hash geometry";
+	}
 	tb->koff = calloc(rt->nkeys + 1, sizeof(*tb->koff));
 	tb->rng = calloc(rt->nkeys + 1, sizeof(*tb->rng));
 	if (!tb->koff || !tb->rng)
@@ -641,7 +781,7 @@ static uint32_t row_plen(const struct tab *tb, const uint8_t *row)
 
 static void default_row(const struct tab *tb, uint8_t *row)
 {
-	const struct pisa_table *t = tb->t;
+	const struct pisa_table *t = tb->tlast;
 	size_t n = t->default_adata_len < tb->db ? t->default_adata_len : tb->db;
 
 	memset(row, 0, tb->rb);
@@ -670,29 +810,89 @@ struct pisa_ctl *pisa_ctl_new(const struct pisa_image *img,
 	c->clones = calloc(img->clone_sessions + 1u, sizeof(*c->clones));
 	if (!c->tabs || !c->meters || !c->grp_used || !c->grp_copies || !c->nodes || !c->clones)
 		goto nomem;
+	/* the pieces of a table split over stages share its P4Runtime id: the later
+	 * ones are the first one's rows */
 	for (i = 0; i < img->ntables; i++) {
 		struct tab *tb = &c->tabs[i];
-		uint32_t nconst = 0, k;
+		uint32_t id = img->rt_tables ? img->rt_tables[i].p4info_id : 0;
+		unsigned j;
 
 		tb->t = &img->tables[i];
 		tb->rt = img->rt_tables ? &img->rt_tables[i] : NULL;
+		tb->first = -1;
+		tb->prof = -1;
+		for (j = 0; j < i && id; j++)
+			if (c->tabs[j].first < 0 && img->rt_tables[j].p4info_id == id) {
+				tb->first = (int)j;
+				c->tabs[j].np++;
+				break;
+			}
+	}
+	for (i = 0; i < img->ntables; i++) {
+		struct tab *tb = &c->tabs[i];
+		uint32_t nconst = 0, k;
+		unsigned j, p = 1;
+
+		if (tb->first >= 0)
+			continue;
+		tb->np++;
+		tb->piece = calloc(tb->np, sizeof(*tb->piece));
+		tb->base = calloc(tb->np, sizeof(*tb->base));
+		tb->pt = calloc(tb->np, sizeof(*tb->pt));
+		if (!tb->piece || !tb->base || !tb->pt)
+			goto nomem;
+		tb->piece[0] = (uint16_t)i;
+		tb->pt[0] = tb->t;
+		tb->rows = tb->t->mem == PISA_MEM_NONE ? 0 : tb->t->rows;
+		for (j = i + 1; j < img->ntables; j++)
+			if (c->tabs[j].first == (int)i) {
+				tb->piece[p] = (uint16_t)j;
+				tb->pt[p] = &img->tables[j];
+				tb->base[p++] = tb->rows;
+				tb->rows += img->tables[j].rows;
+			}
+		tb->tlast = tb->pt[tb->np - 1];
 		tb->broken = tab_setup(tb);
 		if (tb->broken && !strcmp(tb->broken, "out of memory"))
 			goto nomem;
 		for (k = 0; k < img->nconst_rows; k++)
-			nconst += img->const_rows[k].table == i;
-		tb->cap = tb->t->mem == PISA_MEM_NONE ? 0 : tb->t->rows;
+			for (j = 0; j < tb->np; j++)
+				nconst += img->const_rows[k].table == tb->piece[j];
+		tb->cap = tb->t->mem == PISA_MEM_NONE ? 0 : tb->rows;
 		if (tb->rt && tb->rt->size && tb->rt->size < tb->cap)
 			tb->cap = tb->rt->size;
 		if (nconst > tb->cap)
 			tb->cap = nconst;
 		tb->ents = calloc(tb->cap + 1, sizeof(*tb->ents));
-		tb->owner = calloc(tb->t->rows + 1, sizeof(*tb->owner));
+		tb->owner = calloc(tb->rows + 1, sizeof(*tb->owner));
 		tb->defrow = calloc(tb->rb, 1);
 		tb->zero = calloc(tb->rb, 1);
 		if (!tb->ents || !tb->owner || !tb->defrow || !tb->zero)
 			goto nomem;
 		default_row(tb, tb->defrow);
+	}
+	c->profs = calloc(img->nprofiles + 1u, sizeof(*c->profs));
+	if (!c->profs)
+		goto nomem;
+	for (i = 0; i < img->nprofiles; i++) {
+		const struct pisa_rt_profile *p = &img->rt_profiles[i];
+		struct prof *pf = &c->profs[i];
+		unsigned j;
+
+		pf->p = p;
+		pf->mt = p->member_table;
+		pf->w = img->tables[p->member_table].keys[0].field.width;
+		pf->mbr = calloc(p->size + 1u, sizeof(*pf->mbr));
+		pf->grp = calloc(p->size + 1u, sizeof(*pf->grp));
+		pf->slot = calloc(p->slots + 1u, sizeof(*pf->slot));
+		if (!pf->mbr || !pf->grp || !pf->slot)
+			goto nomem;
+		c->tabs[pf->mt].prof = (int)i;
+		c->tabs[pf->mt].pti = -1;
+		for (j = 0; j < p->ntables; j++) {
+			c->tabs[p->tables[j].table].prof = (int)i;
+			c->tabs[p->tables[j].table].pti = (int)j;
+		}
 	}
 	for (i = 0; i < img->nmeters; i++) {
 		if (img->meters[i].direct_table >= 0)
@@ -726,6 +926,9 @@ void pisa_ctl_free(struct pisa_ctl *c)
 			free(tb->zero);
 			free(tb->koff);
 			free(tb->rng);
+			free(tb->piece);
+			free(tb->base);
+			free(tb->pt);
 		}
 	}
 	if (c->meters)
@@ -734,6 +937,22 @@ void pisa_ctl_free(struct pisa_ctl *c)
 	if (c->nodes)
 		for (i = 0; i < c->img->mcast_nodes; i++)
 			free(c->nodes[i].ports);
+	if (c->profs) {
+		for (i = 0; i < c->img->nprofiles; i++) {
+			struct prof *pf = &c->profs[i];
+
+			if (!pf->p)
+				continue;
+			for (j = 0; pf->mbr && j < pf->p->size; j++)
+				free(pf->mbr[j].row);
+			for (j = 0; pf->grp && j < pf->p->size; j++)
+				free(pf->grp[j].m);
+			free(pf->mbr);
+			free(pf->grp);
+			free(pf->slot);
+		}
+		free(c->profs);
+	}
 	free(c->tabs);
 	free(c->meters);
 	free(c->grp_used);
@@ -755,6 +974,31 @@ static int alloc_handle(const struct tab *tb, uint32_t *h)
 	return -PISA_E_FULL;
 }
 
+/* The default rows of a split table's pieces but the last: their own (a miss
+ * goes on to the next piece), as the image has them. */
+static int piece_defaults(struct pisa_ctl *c, const struct tab *tb)
+{
+	uint8_t *row = malloc(tb->rb);
+	unsigned p;
+	int rc = 0;
+
+	if (!row)
+		return -PISA_E_NOMEM;
+	for (p = 0; p + 1 < tb->np && !rc; p++) {
+		const struct pisa_table *t = tb->pt[p];
+		size_t n = t->default_adata_len < tb->db ? t->default_adata_len : tb->db;
+
+		memset(row, 0, tb->rb);
+		row[0] = PISA_ROW_VALID;
+		put_be16(row + 1, t->default_action);
+		if (n && t->default_adata)
+			memcpy(row + PISA_ROW_HDR + tb->mb, t->default_adata, n);
+		rc = c->ops->write_row(c->sw, tb->piece[p], t->rows, row, tb->rb);
+	}
+	free(row);
+	return rc;
+}
+
 int pisa_ctl_init(struct pisa_ctl *c)
 {
 	const struct pisa_image *img = c->img;
@@ -762,18 +1006,26 @@ int pisa_ctl_init(struct pisa_ctl *c)
 	int rc;
 
 	for (i = 0; i < img->ntables; i++)
-		if ((rc = wr_row(c, i, img->tables[i].rows, c->tabs[i].defrow)))
+		if (c->tabs[i].first < 0 && ((rc = wr_row(c, i, c->tabs[i].rows, c->tabs[i].defrow)) ||
+					     (rc = piece_defaults(c, &c->tabs[i]))))
 			return rc;
 	for (i = 0; i < img->nconst_rows; i++) {
 		const struct pisa_const_row *cr = &img->const_rows[i];
 		struct tab *tb;
 		struct ent *e;
-		uint32_t h;
+		uint32_t h, index = cr->index;
+		unsigned t, p;
 
 		if (cr->table >= img->ntables)
 			return -PISA_E_FORMAT;
-		tb = &c->tabs[cr->table];
-		if (cr->index >= tb->t->rows || cr->len != tb->rb || tb->owner[cr->index])
+		t = c->tabs[cr->table].first < 0 ? cr->table : (unsigned)c->tabs[cr->table].first;
+		tb = &c->tabs[t];
+		for (p = 0; p < tb->np && tb->piece[p] != cr->table; p++)
+			;
+		if (p == tb->np || index >= tb->pt[p]->rows || cr->len != tb->rb)
+			return -PISA_E_FORMAT;
+		index += tb->base[p];
+		if (tb->owner[index])
 			return -PISA_E_FORMAT;
 		if (alloc_handle(tb, &h))
 			return -PISA_E_FULL;
@@ -786,11 +1038,11 @@ int pisa_ctl_init(struct pisa_ctl *c)
 		e->fixed = 1;
 		e->action = get_be16(cr->bytes + 1);
 		/* the program's order is the row order */
-		e->prio = tb->has_prio ? (int32_t)cr->index : -1;
+		e->prio = tb->has_prio ? (int32_t)index : -1;
 		e->plen = tb->broken ? 0 : row_plen(tb, cr->bytes);
 		e->seq = tb->seq++;
 		tb->count++;
-		if ((rc = place_ent(c, cr->table, h, cr->index)))
+		if ((rc = place_ent(c, t, h, index)))
 			return rc;
 	}
 	return 0;
@@ -807,17 +1059,17 @@ int pisa_ctl_replay(struct pisa_ctl *c)
 	for (i = 0; i < img->ntables; i++) {
 		struct tab *tb = &c->tabs[i];
 
-		if ((rc = wr_row(c, i, tb->t->rows, tb->defrow)))
+		if (tb->first >= 0)
+			continue;
+		if ((rc = wr_row(c, i, tb->rows, tb->defrow)) || (rc = piece_defaults(c, tb)))
 			return rc;
 		if (tb->t->mem == PISA_MEM_NONE)
 			continue;
 		/* every row, free ones too: the switch may hold anything */
-		for (j = 0; j < tb->t->rows; j++) {
+		for (j = 0; j < tb->rows; j++) {
 			struct ent *e = tb->owner[j] ? &tb->ents[tb->owner[j] - 1] : NULL;
 
-			if (e && tb->t->direct_meter >= 0 && e->meter.cfg.configured &&
-			    (rc = c->ops->meter_write(c->sw, (uint16_t)tb->t->direct_meter, j,
-						      &e->meter.cfg)))
+			if (e && e->meter.cfg.configured && (rc = mtr_set(c, tb, j, &e->meter.cfg)))
 				return rc;
 			if ((rc = wr_row(c, i, j, e ? e->bytes : tb->zero)))
 				return rc;
@@ -1054,6 +1306,115 @@ static int nargs(struct cx *x, const char *cmd, int argc, int lo, int hi, const 
 
 /* ---- table commands ---- */
 
+/*
+ * Places a new entry into table tid: its row (match part, action and data
+ * encoded) is checked for a duplicate key, given a handle and a place, then
+ * written, rows moving as needed. Takes row over on success.
+ */
+static int insert_entry(struct cx *x, unsigned tid, uint8_t *row, int32_t prio, uint32_t plen,
+			uint32_t *hout)
+{
+	struct pisa_ctl *c = x->c;
+	struct tab *tb = &c->tabs[tid];
+	uint32_t h, path[CUCKOO_MAX_NODES + 1], pos = 0, free_row = 0, i;
+	unsigned npath = 0;
+	struct ent ne, *e;
+	int dir = 0, rc;
+
+	/* duplicates, room, placement: all decided before any write */
+	if (tb->t->mem == PISA_MEM_HASH) {
+		int d = hash_find(tb, row + PISA_ROW_HDR);
+
+		if (d >= 0)
+			return fail(x, PISA_E_EXISTS,
+				    "table %s already has an entry with this key (handle %d) (DUPLICATE_ENTRY)",
+				    tb->rt->name, d);
+	} else {
+		for (i = 0; i < tb->cap; i++) {
+			e = &tb->ents[i];
+			if (e->used && e->prio == prio &&
+			    !memcmp(e->bytes + PISA_ROW_HDR, row + PISA_ROW_HDR, tb->mb))
+				return fail(x, PISA_E_EXISTS,
+					    "table %s already has an entry with this key%s (handle %u) (DUPLICATE_ENTRY)",
+					    tb->rt->name, tb->has_prio ? " and priority" : "", i);
+		}
+	}
+	if (tb->count >= tb->cap || alloc_handle(tb, &h))
+		return fail(x, PISA_E_FULL, "table %s is full (%u entries) (TABLE_FULL)", tb->rt->name,
+			    tb->count);
+	memset(&ne, 0, sizeof(ne));
+	ne.prio = prio;
+	ne.plen = plen;
+	ne.seq = tb->seq;
+	if (tb->t->mem == PISA_MEM_HASH) {
+		rc = hash_plan(tb, row + PISA_ROW_HDR, path, &npath);
+		if (rc == -PISA_E_FULL)
+			rc = fail(x, PISA_E_FULL,
+				  "table %s is full: no free way for this key within %d moves (TABLE_FULL)",
+				  tb->rt->name, CUCKOO_MAX_NODES);
+		if (rc)
+			return rc;
+	} else if (tcam_plan(tb, &ne, &pos, &free_row, &dir)) {
+		return fail(x, PISA_E_FULL, "table %s is full (TABLE_FULL)", tb->rt->name);
+	}
+
+	e = &tb->ents[h];
+	*e = ne;
+	e->used = 1;
+	e->action = get_be16(row + 1);
+	e->bytes = row;
+	tb->seq++;
+	tb->count++;
+	if (tb->t->mem == PISA_MEM_HASH) {
+		unsigned j;
+
+		for (j = npath - 1; j > 0; j--)
+			if ((rc = move_ent(c, tid, tb->owner[path[j - 1]] - 1, path[j])))
+				goto wfail;
+		rc = place_ent(c, tid, h, path[0]);
+	} else {
+		uint32_t r;
+
+		/* each move fills the row the previous one emptied */
+		if (dir > 0)
+			for (r = free_row; r > pos; r--)
+				if ((rc = move_ent(c, tid, tb->owner[r - 1] - 1, r)))
+					goto wfail;
+		if (dir < 0)
+			for (r = free_row; r < pos; r++)
+				if ((rc = move_ent(c, tid, tb->owner[r + 1] - 1, r)))
+					goto wfail;
+		rc = place_ent(c, tid, h, pos);
+	}
+	if (rc)
+		goto wfail;
+	*hout = h;
+	return 0;
+wfail:
+	/* the shadow follows what was written; the new entry is not in */
+	e->bytes = NULL;
+	free_ent(e);
+	tb->count--;
+	return fail(x, -rc, "switch write failed while adding to %s: %s", tb->rt->name, errname(rc));
+}
+
+/* The priority at the end of argv (tables with ternary or range keys); -1 otherwise. */
+static int pop_priority(struct cx *x, struct tab *tb, int *argc, char **argv, int32_t *prio)
+{
+	uint64_t v;
+
+	*prio = -1;
+	if (!tb->has_prio)
+		return 0;
+	if (*argc < 1 || pisa_value_parse_dec(argv[*argc - 1], INT32_MAX, &v))
+		return fail(x, PISA_E_INVAL,
+			    "table %s has ternary/range keys: the last token must be a priority (an integer), got '%s'",
+			    tb->rt->name, *argc ? argv[*argc - 1] : "");
+	*prio = (int32_t)v;
+	(*argc)--;
+	return 0;
+}
+
 static int cmd_table_add(struct cx *x, int argc, char **argv)
 {
 	struct pisa_ctl *c = x->c;
@@ -1061,20 +1422,16 @@ static int cmd_table_add(struct cx *x, int argc, char **argv)
 	struct tab *tb;
 	const struct pisa_table_action *ta;
 	const struct pisa_rt_action *ra;
-	int32_t prio = -1;
+	int32_t prio;
 	int sep = -1, rc;
 	uint8_t *row = NULL, (*pv)[PISA_VALUE_BYTES] = NULL;
 	struct kval *kv = NULL;
-	uint32_t plen, h, path[CUCKOO_MAX_NODES + 1], pos = 0;
-	unsigned npath = 0;
-	struct ent ne, *e;
-	uint32_t free_row = 0;
-	int dir = 0;
+	uint32_t plen, h;
 
 	if (argc < 2)
 		return fail(x, PISA_E_INVAL,
 			    "table_add: usage: table_add <table> <action> <keys> => <params> [priority]");
-	if ((rc = find_table(x, argv[0], &tid)))
+	if ((rc = find_table(x, argv[0], &tid)) || (rc = not_indirect(x, tid, "table_indirect_add")))
 		return rc;
 	tb = &c->tabs[tid];
 	if (tb->rt->const_entries)
@@ -1092,16 +1449,8 @@ static int cmd_table_add(struct cx *x, int argc, char **argv)
 			    tb->rt->name);
 	argc -= 2;
 	argv += 2;
-	if (tb->has_prio) {
-		uint64_t v;
-
-		if (argc < 1 || pisa_value_parse_dec(argv[argc - 1], INT32_MAX, &v))
-			return fail(x, PISA_E_INVAL,
-				    "table %s has ternary/range keys: the last token must be a priority (an integer), got '%s'",
-				    tb->rt->name, argc ? argv[argc - 1] : "");
-		prio = (int32_t)v;
-		argc--;
-	}
+	if ((rc = pop_priority(x, tb, &argc, argv, &prio)))
+		return rc;
 	for (i = 0; i < (unsigned)argc; i++)
 		if (!strcmp(argv[i], "=>")) {
 			sep = (int)i;
@@ -1120,51 +1469,10 @@ static int cmd_table_add(struct cx *x, int argc, char **argv)
 		goto out;
 	}
 	if ((rc = parse_params(x, tb, aid, argv + nk + 1, np, row, pv)) ||
-	    (rc = parse_keys(x, tb, argv, row, kv, &plen)))
+	    (rc = parse_keys(x, tb, argv, row, kv, &plen)) ||
+	    (rc = insert_entry(x, tid, row, prio, plen, &h)))
 		goto out;
-	/* duplicates, room, placement: all decided before any write */
-	if (tb->t->mem == PISA_MEM_HASH) {
-		int d = hash_find(tb, row + PISA_ROW_HDR);
-
-		if (d >= 0) {
-			rc = fail(x, PISA_E_EXISTS,
-				  "table %s already has an entry with this key (handle %d) (DUPLICATE_ENTRY)",
-				  tb->rt->name, d);
-			goto out;
-		}
-	} else {
-		for (i = 0; i < tb->cap; i++) {
-			e = &tb->ents[i];
-			if (e->used && e->prio == prio &&
-			    !memcmp(e->bytes + PISA_ROW_HDR, row + PISA_ROW_HDR, tb->mb)) {
-				rc = fail(x, PISA_E_EXISTS,
-					  "table %s already has an entry with this key%s (handle %u) (DUPLICATE_ENTRY)",
-					  tb->rt->name, tb->has_prio ? " and priority" : "", i);
-				goto out;
-			}
-		}
-	}
-	if (tb->count >= tb->cap || alloc_handle(tb, &h)) {
-		rc = fail(x, PISA_E_FULL, "table %s is full (%u entries) (TABLE_FULL)", tb->rt->name,
-			  tb->count);
-		goto out;
-	}
-	memset(&ne, 0, sizeof(ne));
-	ne.prio = prio;
-	ne.plen = plen;
-	ne.seq = tb->seq;
-	if (tb->t->mem == PISA_MEM_HASH) {
-		rc = hash_plan(tb, row + PISA_ROW_HDR, path, &npath);
-		if (rc == -PISA_E_FULL)
-			rc = fail(x, PISA_E_FULL,
-				  "table %s is full: no free way for this key within %d moves (TABLE_FULL)",
-				  tb->rt->name, CUCKOO_MAX_NODES);
-		if (rc)
-			goto out;
-	} else if (tcam_plan(tb, &ne, &pos, &free_row, &dir)) {
-		rc = fail(x, PISA_E_FULL, "table %s is full (TABLE_FULL)", tb->rt->name);
-		goto out;
-	}
+	row = NULL;	/* the entry's now */
 
 	fprintf(x->o, "Adding entry to %s match table %s\n", tab_match_type(tb), argv[-2]);
 	fprintf(x->o, "%-20s ", "match key:");
@@ -1200,45 +1508,7 @@ static int cmd_table_add(struct cx *x, int argc, char **argv)
 	fputc('\n', x->o);
 	fprintf(x->o, "%-20s %s\n", "action:", argv[-1]);
 	print_runtime_data(x->o, ra, pv);
-
-	e = &tb->ents[h];
-	*e = ne;
-	e->used = 1;
-	e->action = (uint16_t)aid;
-	e->bytes = row;
-	row = NULL;
-	tb->seq++;
-	tb->count++;
-	if (tb->t->mem == PISA_MEM_HASH) {
-		unsigned j;
-
-		for (j = npath - 1; j > 0; j--)
-			if ((rc = move_ent(c, tid, tb->owner[path[j - 1]] - 1, path[j])))
-				goto wfail;
-		rc = place_ent(c, tid, h, path[0]);
-	} else {
-		uint32_t r;
-
-		/* each move fills the row the previous one emptied */
-		if (dir > 0)
-			for (r = free_row; r > pos; r--)
-				if ((rc = move_ent(c, tid, tb->owner[r - 1] - 1, r)))
-					goto wfail;
-		if (dir < 0)
-			for (r = free_row; r < pos; r++)
-				if ((rc = move_ent(c, tid, tb->owner[r + 1] - 1, r)))
-					goto wfail;
-		rc = place_ent(c, tid, h, pos);
-	}
-	if (rc)
-		goto wfail;
 	fprintf(x->o, "Entry has been added with handle %u\n", h);
-	goto out;
-wfail:
-	/* the shadow follows what was written; the new entry is not in */
-	free_ent(e);
-	tb->count--;
-	rc = fail(x, -rc, "switch write failed while adding to %s: %s", tb->rt->name, errname(rc));
 out:
 	free(row);
 	free(pv);
@@ -1259,7 +1529,8 @@ static int cmd_table_modify(struct cx *x, int argc, char **argv)
 	if (argc < 3)
 		return fail(x, PISA_E_INVAL,
 			    "table_modify: usage: table_modify <table> <action> <handle> [=>] <params>");
-	if ((rc = find_table(x, argv[0], &tid)))
+	if ((rc = find_table(x, argv[0], &tid)) ||
+	    (rc = not_indirect(x, tid, "table_indirect_modify")))
 		return rc;
 	tb = &x->c->tabs[tid];
 	if (tb->rt->const_entries)
@@ -1304,6 +1575,19 @@ out:
 	return rc;
 }
 
+/* Counts a use of a member or group by an entry, default or group (delta +1 / -1). */
+static void ind_ref(struct pisa_ctl *c, const struct tab *tb, unsigned kind, uint32_t h, int delta)
+{
+	struct prof *pf = tb->prof >= 0 ? &c->profs[tb->prof] : NULL;
+
+	if (!pf || h >= pf->p->size)
+		return;
+	if (kind == IND_MEMBER && pf->mbr[h].used)
+		pf->mbr[h].refs += (uint32_t)delta;
+	else if (kind == IND_GROUP && pf->grp[h].used)
+		pf->grp[h].refs += (uint32_t)delta;
+}
+
 /* Removes entry h from its table (rows, counter cell, shadow). */
 static int del_entry(struct pisa_ctl *c, unsigned tid, uint32_t h)
 {
@@ -1313,12 +1597,13 @@ static int del_entry(struct pisa_ctl *c, unsigned tid, uint32_t h)
 
 	if ((rc = clear_row(c, tid, row)))
 		return rc;
+	ind_ref(c, tb, tb->ents[h].ind, tb->ents[h].ind_h, -1);
 	free_ent(&tb->ents[h]);
 	tb->count--;
 	if (tb->t->mem != PISA_MEM_TCAM)
 		return 0;
 	/* close the gap, top down, up to the next free row */
-	for (r = row + 1; r < tb->t->rows && tb->owner[r]; r++)
+	for (r = row + 1; r < tb->rows && tb->owner[r]; r++)
 		if ((rc = move_ent(c, tid, tb->owner[r] - 1, r - 1)))
 			return rc;
 	return 0;
@@ -1367,6 +1652,7 @@ static int clear_table(struct pisa_ctl *c, unsigned tid, int keep_fixed)
 			break;
 		if ((rc = clear_row(c, tid, brow)))
 			return rc;
+		ind_ref(c, tb, tb->ents[best].ind, tb->ents[best].ind_h, -1);
 		free_ent(&tb->ents[best]);
 		tb->count--;
 	}
@@ -1393,12 +1679,14 @@ static int cmd_table_clear(struct cx *x, int argc, char **argv)
 static int set_default(struct cx *x, unsigned tid, const uint8_t *row)
 {
 	struct tab *tb = &x->c->tabs[tid];
-	int rc = wr_row(x->c, tid, tb->t->rows, row);
+	int rc = wr_row(x->c, tid, tb->rows, row);
 
 	if (rc)
 		return fail(x, -rc, "switch write failed while setting the default of %s: %s",
 			    tb->rt->name, errname(rc));
 	memcpy(tb->defrow, row, tb->rb);
+	ind_ref(x->c, tb, tb->def_ind, tb->def_h, -1);
+	tb->def_ind = IND_NONE;
 	return 0;
 }
 
@@ -1413,7 +1701,8 @@ static int cmd_table_set_default(struct cx *x, int argc, char **argv)
 	if (argc < 2)
 		return fail(x, PISA_E_INVAL,
 			    "table_set_default: usage: table_set_default <table> <action> <params>");
-	if ((rc = find_table(x, argv[0], &tid)))
+	if ((rc = find_table(x, argv[0], &tid)) ||
+	    (rc = not_indirect(x, tid, "table_indirect_set_default")))
 		return rc;
 	tb = &x->c->tabs[tid];
 	if (tb->rt->const_default)
@@ -1501,6 +1790,25 @@ static void dump_action(struct cx *x, const struct tab *tb, const uint8_t *row)
 	fputc('\n', x->o);
 }
 
+/* What an entry or default runs: its action, or, in an action profile's match
+ * table, the member or group (no member: the member table's default action). */
+static void dump_target(struct cx *x, const struct tab *tb, unsigned kind, uint32_t h,
+			const uint8_t *row)
+{
+	const struct tab *mt;
+
+	if (tb->prof < 0) {
+		dump_action(x, tb, row);
+		return;
+	}
+	if (kind == IND_MEMBER || kind == IND_GROUP) {
+		fprintf(x->o, "Index: %s(%u)\n", kind == IND_MEMBER ? "member" : "group", h);
+		return;
+	}
+	mt = &x->c->tabs[x->c->profs[tb->prof].mt];
+	dump_action(x, mt, mt->defrow);
+}
+
 static void dump_entry(struct cx *x, const struct tab *tb, uint32_t h)
 {
 	const struct ent *e = &tb->ents[h];
@@ -1555,7 +1863,7 @@ static void dump_entry(struct cx *x, const struct tab *tb, uint32_t h)
 	}
 	if (tb->has_prio)
 		fprintf(x->o, "Priority: %d\n", e->prio);
-	dump_action(x, tb, e->bytes);
+	dump_target(x, tb, e->ind, e->ind_h, e->bytes);
 }
 
 static int cmd_table_dump(struct cx *x, int argc, char **argv)
@@ -1577,7 +1885,7 @@ static int cmd_table_dump(struct cx *x, int argc, char **argv)
 		dump_entry(x, tb, h);
 	}
 	fprintf(x->o, "==========\nDumping default entry\n");
-	dump_action(x, tb, tb->defrow);
+	dump_target(x, tb, tb->def_ind, tb->def_h, tb->defrow);
 	fprintf(x->o, "==========\n");
 	return 0;
 }
@@ -1615,16 +1923,8 @@ static int cmd_table_dump_entry_from_key(struct cx *x, int argc, char **argv)
 	tb = &x->c->tabs[tid];
 	argc--;
 	argv++;
-	if (tb->has_prio) {
-		uint64_t v;
-
-		if (argc < 1 || pisa_value_parse_dec(argv[argc - 1], INT32_MAX, &v))
-			return fail(x, PISA_E_INVAL,
-				    "table %s has ternary/range keys: the last token must be a priority (an integer), got '%s'",
-				    tb->rt->name, argc ? argv[argc - 1] : "");
-		prio = (int32_t)v;
-		argc--;
-	}
+	if ((rc = pop_priority(x, tb, &argc, argv, &prio)))
+		return rc;
 	if ((unsigned)argc != tb->rt->nkeys)
 		return fail(x, PISA_E_INVAL, "table %s needs %u key fields, got %d", tb->rt->name,
 			    tb->rt->nkeys, argc);
@@ -1655,6 +1955,613 @@ out:
 	return rc;
 }
 
+/* ---- action profiles and selectors ---- */
+
+static const char *prof_name(const struct pisa_ctl *c, unsigned i)
+{
+	return c->img->rt_profiles[i].name ? c->img->rt_profiles[i].name : "";
+}
+
+static int find_profile(struct cx *x, const char *tok, struct prof **pf)
+{
+	unsigned id;
+	int rc = resolve(x, "action profile", "action profiles", tok, x->c->img->nprofiles,
+			 prof_name, NULL, &id);
+
+	if (rc)
+		return rc;
+	*pf = &x->c->profs[id];
+	if (x->c->tabs[(*pf)->mt].broken)
+		return fail(x, PISA_E_FORMAT, "action profile %s cannot be used: %s",
+			    prof_name(x->c, id), x->c->tabs[(*pf)->mt].broken);
+	return 0;
+}
+
+static int need_selector(struct cx *x, const struct prof *pf)
+{
+	if (pf->p->with_selector)
+		return 0;
+	return fail(x, PISA_E_INVAL, "action profile %s has no selector: groups need an action_selector",
+		    pf->p->name);
+}
+
+/* A member (grp 0) or group (grp 1) handle of profile pf that exists. */
+static int parse_ind(struct cx *x, const struct prof *pf, int grp, const char *tok, uint32_t *h)
+{
+	uint64_t v;
+
+	if (pisa_value_parse_dec(tok, UINT32_MAX, &v))
+		return fail(x, PISA_E_INVAL, "bad format for %s handle '%s', expected an integer",
+			    grp ? "group" : "member", tok);
+	if (v >= pf->p->size || !(grp ? pf->grp[v].used : pf->mbr[v].used))
+		return fail(x, PISA_E_NOTFOUND, "action profile %s has no %s with handle %s (%s)",
+			    pf->p->name, grp ? "group" : "member", tok,
+			    grp ? "INVALID_GRP_HANDLE" : "INVALID_MBR_HANDLE");
+	*h = (uint32_t)v;
+	return 0;
+}
+
+/* The member table key of group slot i: after the members' keys. */
+static uint32_t slot_key(const struct prof *pf, uint32_t i)
+{
+	return pf->p->size + i;
+}
+
+/* The member table entry with key idx gets the action and data of src (a member
+ * table row): rewritten in place, or added. */
+static int mt_set(struct cx *x, struct prof *pf, uint32_t idx, const uint8_t *src)
+{
+	struct tab *tb = &x->c->tabs[pf->mt];
+	uint8_t *row = malloc(tb->rb);
+	uint32_t h;
+	int d, rc;
+
+	if (!row)
+		return -PISA_E_NOMEM;
+	memcpy(row, src, tb->rb);
+	memset(row + PISA_ROW_HDR, 0, tb->kb);
+	pisa_bits_set(row + PISA_ROW_HDR, tb->kb * 8 - pf->w, pf->w, idx);
+	d = hash_find(tb, row + PISA_ROW_HDR);
+	if (d >= 0) {
+		struct ent *e = &tb->ents[d];
+
+		if ((rc = wr_row(x->c, pf->mt, e->row, row))) {
+			free(row);
+			return fail(x, -rc, "switch write failed while writing action profile %s: %s",
+				    pf->p->name, errname(rc));
+		}
+		free(e->bytes);
+		e->bytes = row;
+		e->action = get_be16(row + 1);
+		return 0;
+	}
+	rc = insert_entry(x, pf->mt, row, -1, 0, &h);
+	if (rc)
+		free(row);
+	if (rc == -PISA_E_FULL)
+		fail(x, PISA_E_FULL, "action profile %s: no room in its member table for index %u (TABLE_FULL)",
+		     pf->p->name, idx);
+	return rc;
+}
+
+/* Removes the member table entry with key idx, if there is one. */
+static int mt_del(struct cx *x, struct prof *pf, uint32_t idx)
+{
+	struct tab *tb = &x->c->tabs[pf->mt];
+	uint8_t key[8] = { 0 };
+	int d, rc;
+
+	pisa_bits_set(key, tb->kb * 8 - pf->w, pf->w, idx);
+	d = hash_find(tb, key);
+	if (d < 0)
+		return 0;
+	if ((rc = del_entry(x->c, pf->mt, (uint32_t)d)))
+		return fail(x, -rc, "switch write failed while writing action profile %s: %s",
+			    pf->p->name, errname(rc));
+	return 0;
+}
+
+/* Action and data of a match table row that points at member or group h (an
+ * empty group, or IND_NONE: the all-ones index, i.e. the default action). */
+static void ind_row(const struct pisa_ctl *c, unsigned tid, unsigned kind, uint32_t h, uint8_t *row)
+{
+	const struct tab *tb = &c->tabs[tid];
+	const struct prof *pf = &c->profs[tb->prof];
+	const struct pisa_rt_profile_table *pt = &pf->p->tables[tb->pti];
+	uint8_t *ad = row + PISA_ROW_HDR + tb->mb;
+
+	memset(ad, 0, tb->db);
+	row[0] = PISA_ROW_VALID;
+	if (kind == IND_GROUP && pf->grp[h].n) {
+		put_be16(row + 1, pt->group_action);
+		pisa_bits_set(ad, 0, pf->w, slot_key(pf, pf->grp[h].base));
+		pisa_bits_set(ad, pf->w, pf->w, pf->grp[h].n);
+		return;
+	}
+	put_be16(row + 1, pt->member_action);
+	pisa_bits_set(ad, 0, pf->w, kind == IND_MEMBER ? h : (UINT64_C(1) << pf->w) - 1);
+}
+
+/* Rewrites the entries and defaults that point at group g (it moved or resized). */
+static int group_moved(struct cx *x, struct prof *pf, uint32_t g)
+{
+	unsigned j;
+	uint32_t h;
+	int rc = 0;
+
+	for (j = 0; j < pf->p->ntables && !rc; j++) {
+		unsigned tid = pf->p->tables[j].table;
+		struct tab *tb = &x->c->tabs[tid];
+
+		for (h = 0; h < tb->cap && !rc; h++) {
+			struct ent *e = &tb->ents[h];
+
+			if (!e->used || e->ind != IND_GROUP || e->ind_h != g)
+				continue;
+			ind_row(x->c, tid, IND_GROUP, g, e->bytes);
+			e->action = get_be16(e->bytes + 1);
+			rc = wr_row(x->c, tid, e->row, e->bytes);
+		}
+		if (!rc && tb->def_ind == IND_GROUP && tb->def_h == g) {
+			ind_row(x->c, tid, IND_GROUP, g, tb->defrow);
+			rc = wr_row(x->c, tid, tb->rows, tb->defrow);
+		}
+	}
+	if (rc)
+		return fail(x, -rc, "switch write failed while writing action profile %s: %s",
+			    pf->p->name, errname(rc));
+	return 0;
+}
+
+/*
+ * Group g gets the n members m (ascending; the group takes the array over on
+ * success): slots first, then what points at the group, then the slots it no
+ * longer uses. The slots stay in place when they can grow there.
+ */
+static int regroup(struct cx *x, struct prof *pf, uint32_t g, uint32_t *m, uint32_t n)
+{
+	struct pgrp *gr = &pf->grp[g];
+	uint32_t b = gr->base, k = gr->cnt, nb = b, i, run = 0;
+	int in_place = k > 0, rc;
+
+	for (i = k; in_place && i < n; i++)
+		if (b + i >= pf->p->slots || pf->slot[b + i])
+			in_place = 0;
+	if (n && !in_place) {
+		for (i = 0; i < pf->p->slots && run < n; i++)
+			run = pf->slot[i] ? 0 : run + 1;
+		if (run < n)
+			return fail(x, PISA_E_FULL, "action profile %s: no %u free group slots in a row (%u slots) (TABLE_FULL)",
+				    pf->p->name, n, pf->p->slots);
+		nb = i - n;
+	}
+	for (i = 0; i < n; i++) {
+		if ((rc = mt_set(x, pf, slot_key(pf, nb + i), pf->mbr[m[i]].row)))
+			return rc;
+		pf->slot[nb + i] = g + 1;
+	}
+	free(gr->m);
+	gr->m = m;
+	gr->n = n;
+	gr->base = nb;
+	if ((nb != b || n != k) && (rc = group_moved(x, pf, g)))
+		return rc;
+	for (i = 0; i < k; i++) {
+		uint32_t sl = b + i;
+
+		if (sl >= nb && sl < nb + n)
+			continue;
+		if ((rc = mt_del(x, pf, slot_key(pf, sl))))
+			return rc;
+		pf->slot[sl] = 0;
+	}
+	gr->cnt = n;
+	return 0;
+}
+
+/*
+ * act_prof_create_member <profile> <action> [params] (modify 0) and
+ * act_prof_modify_member <profile> <action> <member> [=>] [params] (modify 1): the
+ * member's row in the member table and, when modified, its copies in group slots.
+ */
+static int member_write(struct cx *x, int argc, char **argv, unsigned modify)
+{
+	struct prof *pf;
+	struct tab *mt;
+	unsigned aid, np;
+	uint32_t h, g, i;
+	uint8_t *row = NULL, (*pv)[PISA_VALUE_BYTES] = NULL;
+	char **params;
+	int rc;
+
+	if (argc < 2 + (int)modify)
+		return fail(x, PISA_E_INVAL, "%s: usage: %s <action profile> <action> %s[params]",
+			    modify ? "act_prof_modify_member" : "act_prof_create_member",
+			    modify ? "act_prof_modify_member" : "act_prof_create_member",
+			    modify ? "<member handle> " : "");
+	if ((rc = find_profile(x, argv[0], &pf)) || (rc = find_action(x, pf->mt, argv[1], &aid)) ||
+	    (modify && (rc = parse_ind(x, pf, 0, argv[2], &h))))
+		return rc;
+	mt = &x->c->tabs[pf->mt];
+	if (tab_action(mt->t, aid)->flags & PISA_TA_DEFAULT_ONLY)
+		return fail(x, PISA_E_INVAL, "action %s is default-only: it cannot be a member of %s",
+			    act_name(x->c, aid), pf->p->name);
+	if (!modify) {
+		for (h = 0; h < pf->p->size && pf->mbr[h].used; h++)
+			;
+		if (h == pf->p->size)
+			return fail(x, PISA_E_FULL, "action profile %s is full (%u members) (TABLE_FULL)",
+				    pf->p->name, pf->p->size);
+	}
+	params = argv + 2 + modify;
+	np = (unsigned)argc - 2 - modify;
+	if (modify && np && !strcmp(params[0], "=>")) {
+		params++;
+		np--;
+	}
+	row = calloc(mt->rb, 1);
+	pv = calloc(x->c->img->rt_actions[aid].nparams + 1u, sizeof(*pv));
+	if (!row || !pv) {
+		rc = -PISA_E_NOMEM;
+		goto out;
+	}
+	if ((rc = parse_params(x, mt, aid, params, np, row, pv)) || (rc = mt_set(x, pf, h, row)))
+		goto out;
+	/* the member's copies in the groups' slots */
+	for (g = 0; modify && g < pf->p->size && !rc; g++)
+		for (i = 0; pf->grp[g].used && i < pf->grp[g].n && !rc; i++)
+			if (pf->grp[g].m[i] == h)
+				rc = mt_set(x, pf, slot_key(pf, pf->grp[g].base + i), row);
+	free(pf->mbr[h].row);
+	pf->mbr[h].row = row;
+	row = NULL;
+	if (!modify) {
+		pf->mbr[h].used = 1;
+		pf->mbr[h].refs = 0;
+		fprintf(x->o, "Member has been created with handle %u\n", h);
+	}
+out:
+	free(row);
+	free(pv);
+	return rc;
+}
+
+static int cmd_act_prof_delete_member(struct cx *x, int argc, char **argv)
+{
+	struct prof *pf;
+	uint32_t h;
+	int rc;
+
+	if ((rc = nargs(x, "act_prof_delete_member", argc, 2, 2, "<action profile> <member handle>")) ||
+	    (rc = find_profile(x, argv[0], &pf)) || (rc = parse_ind(x, pf, 0, argv[1], &h)))
+		return rc;
+	if (pf->mbr[h].refs)
+		return fail(x, PISA_E_INVAL, "member %u of action profile %s is still used by %u entries or groups (MBR_STILL_USED)",
+			    h, pf->p->name, pf->mbr[h].refs);
+	if ((rc = mt_del(x, pf, h)))
+		return rc;
+	free(pf->mbr[h].row);
+	memset(&pf->mbr[h], 0, sizeof(pf->mbr[h]));
+	return 0;
+}
+
+static int cmd_act_prof_create_group(struct cx *x, int argc, char **argv)
+{
+	struct prof *pf;
+	uint32_t g;
+	int rc;
+
+	if ((rc = nargs(x, "act_prof_create_group", argc, 1, 1, "<action profile>")) ||
+	    (rc = find_profile(x, argv[0], &pf)) || (rc = need_selector(x, pf)))
+		return rc;
+	for (g = 0; g < pf->p->size && pf->grp[g].used; g++)
+		;
+	if (g == pf->p->size)
+		return fail(x, PISA_E_FULL, "action profile %s has no room for another group (%u groups) (TABLE_FULL)",
+			    pf->p->name, pf->p->size);
+	memset(&pf->grp[g], 0, sizeof(pf->grp[g]));
+	pf->grp[g].used = 1;
+	fprintf(x->o, "Group has been created with handle %u\n", g);
+	return 0;
+}
+
+static int cmd_act_prof_delete_group(struct cx *x, int argc, char **argv)
+{
+	struct prof *pf;
+	uint32_t g, i;
+	int rc;
+
+	if ((rc = nargs(x, "act_prof_delete_group", argc, 2, 2, "<action profile> <group handle>")) ||
+	    (rc = find_profile(x, argv[0], &pf)) || (rc = need_selector(x, pf)) ||
+	    (rc = parse_ind(x, pf, 1, argv[1], &g)))
+		return rc;
+	if (pf->grp[g].refs)
+		return fail(x, PISA_E_INVAL, "group %u of action profile %s is still used by %u entries (GRP_STILL_USED)",
+			    g, pf->p->name, pf->grp[g].refs);
+	for (i = 0; i < pf->grp[g].n; i++)
+		pf->mbr[pf->grp[g].m[i]].refs--;
+	if ((rc = regroup(x, pf, g, NULL, 0)))
+		return rc;
+	memset(&pf->grp[g], 0, sizeof(pf->grp[g]));
+	return 0;
+}
+
+/* act_prof_add_member_to_group / act_prof_remove_member_from_group <profile> <member> <group> */
+static int member_group(struct cx *x, int argc, char **argv, unsigned add)
+{
+	const char *cmd = add ? "act_prof_add_member_to_group" : "act_prof_remove_member_from_group";
+	struct prof *pf;
+	struct pgrp *gr;
+	uint32_t h, g, i, j, *m;
+	int rc, in = 0;
+
+	if ((rc = nargs(x, cmd, argc, 3, 3, "<action profile> <member handle> <group handle>")) ||
+	    (rc = find_profile(x, argv[0], &pf)) || (rc = need_selector(x, pf)) ||
+	    (rc = parse_ind(x, pf, 0, argv[1], &h)) || (rc = parse_ind(x, pf, 1, argv[2], &g)))
+		return rc;
+	gr = &pf->grp[g];
+	for (i = 0; i < gr->n; i++)
+		in |= gr->m[i] == h;
+	if (add && in)
+		return fail(x, PISA_E_EXISTS, "member %u is already in group %u of action profile %s (MBR_ALREADY_IN_GRP)",
+			    h, g, pf->p->name);
+	if (!add && !in)
+		return fail(x, PISA_E_NOTFOUND, "member %u is not in group %u of action profile %s (MBR_NOT_IN_GRP)",
+			    h, g, pf->p->name);
+	m = calloc(gr->n + 2u, sizeof(*m));
+	if (!m)
+		return -PISA_E_NOMEM;
+	for (i = 0, j = 0; i < gr->n; i++) {
+		if (add && j == i && gr->m[i] > h)
+			m[j++] = h;	/* ascending handles */
+		if (add || gr->m[i] != h)
+			m[j++] = gr->m[i];
+	}
+	if (add && j == gr->n)
+		m[j++] = h;
+	if ((rc = regroup(x, pf, g, m, j))) {
+		free(m);
+		return rc;
+	}
+	if (add)
+		pf->mbr[h].refs++;
+	else
+		pf->mbr[h].refs--;
+	return 0;
+}
+
+static void dump_member(struct cx *x, const struct prof *pf, uint32_t h)
+{
+	fprintf(x->o, "Dumping member %u\n", h);
+	dump_action(x, &x->c->tabs[pf->mt], pf->mbr[h].row);
+}
+
+static void dump_group(struct cx *x, const struct prof *pf, uint32_t g)
+{
+	uint32_t i;
+
+	fprintf(x->o, "Dumping group %u\nMembers: [", g);
+	for (i = 0; i < pf->grp[g].n; i++)
+		fprintf(x->o, "%s%u", i ? ", " : "", pf->grp[g].m[i]);
+	fprintf(x->o, "]\n");
+}
+
+static int cmd_act_prof_dump(struct cx *x, int argc, char **argv)
+{
+	struct prof *pf;
+	uint32_t h;
+	int rc;
+
+	if ((rc = nargs(x, "act_prof_dump", argc, 1, 1, "<action profile>")) ||
+	    (rc = find_profile(x, argv[0], &pf)))
+		return rc;
+	fprintf(x->o, "==========\nMEMBERS\n");
+	for (h = 0; h < pf->p->size; h++)
+		if (pf->mbr[h].used) {
+			fprintf(x->o, "**********\n");
+			dump_member(x, pf, h);
+		}
+	if (pf->p->with_selector) {
+		fprintf(x->o, "==========\nGROUPS\n");
+		for (h = 0; h < pf->p->size; h++)
+			if (pf->grp[h].used) {
+				fprintf(x->o, "**********\n");
+				dump_group(x, pf, h);
+			}
+	}
+	fprintf(x->o, "==========\n");
+	return 0;
+}
+
+/* act_prof_dump_member / act_prof_dump_group <action profile> <handle> */
+static int dump_one(struct cx *x, int argc, char **argv, unsigned grp)
+{
+	struct prof *pf;
+	uint32_t h;
+	int rc;
+
+	if ((rc = nargs(x, grp ? "act_prof_dump_group" : "act_prof_dump_member", argc, 2, 2,
+			grp ? "<action profile> <group handle>" : "<action profile> <member handle>")) ||
+	    (rc = find_profile(x, argv[0], &pf)) || (grp && (rc = need_selector(x, pf))) ||
+	    (rc = parse_ind(x, pf, (int)grp, argv[1], &h)))
+		return rc;
+	if (grp)
+		dump_group(x, pf, h);
+	else
+		dump_member(x, pf, h);
+	return 0;
+}
+
+/* An action profile's match table; with groups (ws), one with a selector. */
+static int indirect_table(struct cx *x, const char *tok, unsigned *tid, int ws)
+{
+	const struct tab *tb;
+	int rc;
+
+	if ((rc = find_table(x, tok, tid)))
+		return rc;
+	tb = &x->c->tabs[*tid];
+	if (tb->prof < 0)
+		return fail(x, PISA_E_INVAL, "table %s is not indirect (no action profile): use the table_ commands",
+			    tab_name(x->c, *tid));
+	if (ws)
+		return need_selector(x, &x->c->profs[tb->prof]);
+	return 0;
+}
+
+/* table_indirect_add[_with_group] <table> <keys> => <member or group> [priority] */
+static int indirect_add(struct cx *x, int argc, char **argv, unsigned kind)
+{
+	const char *cmd = kind == IND_GROUP ? "table_indirect_add_with_group" : "table_indirect_add";
+	struct pisa_ctl *c = x->c;
+	struct kval *kv = NULL;
+	struct tab *tb;
+	uint8_t *row = NULL;
+	unsigned tid;
+	int32_t prio;
+	uint32_t plen, h, ih;
+	int sep = -1, i, rc;
+
+	if (argc < 1)
+		return fail(x, PISA_E_INVAL, "%s: usage: %s <table> <keys> => <%s handle> [priority]",
+			    cmd, cmd, kind == IND_GROUP ? "group" : "member");
+	if ((rc = indirect_table(x, argv[0], &tid, kind == IND_GROUP)))
+		return rc;
+	tb = &c->tabs[tid];
+	argc--;
+	argv++;
+	if ((rc = pop_priority(x, tb, &argc, argv, &prio)))
+		return rc;
+	for (i = 0; i < argc; i++)
+		if (!strcmp(argv[i], "=>")) {
+			sep = i;
+			break;
+		}
+	if (sep < 0 || argc != sep + 2)
+		return fail(x, PISA_E_INVAL, "%s: invalid arguments, expected '=> <handle>' after the keys",
+			    cmd);
+	if ((unsigned)sep != tb->rt->nkeys)
+		return fail(x, PISA_E_INVAL, "table %s needs %u key fields, got %d", tb->rt->name,
+			    tb->rt->nkeys, sep);
+	if ((rc = parse_ind(x, &c->profs[tb->prof], kind == IND_GROUP, argv[sep + 1], &ih)))
+		return rc;
+	row = calloc(tb->rb, 1);
+	kv = calloc(tb->rt->nkeys + 1u, sizeof(*kv));
+	if (!row || !kv) {
+		rc = -PISA_E_NOMEM;
+		goto out;
+	}
+	if ((rc = parse_keys(x, tb, argv, row, kv, &plen)))
+		goto out;
+	ind_row(c, tid, kind, ih, row);
+	if ((rc = insert_entry(x, tid, row, prio, plen, &h)))
+		goto out;
+	row = NULL;
+	tb->ents[h].ind = (uint8_t)kind;
+	tb->ents[h].ind_h = ih;
+	ind_ref(c, tb, kind, ih, 1);
+	fprintf(x->o, "Adding entry to indirect match table %s\n", argv[-1]);
+	fprintf(x->o, "Entry has been added with handle %u\n", h);
+out:
+	free(row);
+	free(kv);
+	return rc;
+}
+
+static int cmd_table_indirect_delete(struct cx *x, int argc, char **argv)
+{
+	unsigned tid;
+	uint32_t h;
+	int rc;
+
+	if ((rc = nargs(x, "table_indirect_delete", argc, 2, 2, "<table> <entry handle>")) ||
+	    (rc = indirect_table(x, argv[0], &tid, 0)) ||
+	    (rc = parse_handle(x, &x->c->tabs[tid], argv[1], &h)))
+		return rc;
+	fprintf(x->o, "Deleting entry %u from %s\n", h, argv[0]);
+	if ((rc = del_entry(x->c, tid, h)))
+		return fail(x, -rc, "switch write failed while deleting from %s: %s",
+			    tab_name(x->c, tid), errname(rc));
+	return 0;
+}
+
+/* table_indirect_modify[_with_group] <table> <entry handle> <member or group> */
+static int indirect_modify(struct cx *x, int argc, char **argv, unsigned kind)
+{
+	const char *cmd = kind == IND_GROUP ? "table_indirect_modify_with_group" : "table_indirect_modify";
+	struct tab *tb;
+	struct ent *e;
+	unsigned tid;
+	uint32_t h, ih;
+	uint8_t *row;
+	int rc;
+
+	if ((rc = nargs(x, cmd, argc, 3, 3, "<table> <entry handle> <handle>")) ||
+	    (rc = indirect_table(x, argv[0], &tid, kind == IND_GROUP)) ||
+	    (rc = parse_handle(x, &x->c->tabs[tid], argv[1], &h)))
+		return rc;
+	tb = &x->c->tabs[tid];
+	if ((rc = parse_ind(x, &x->c->profs[tb->prof], kind == IND_GROUP, argv[2], &ih)))
+		return rc;
+	e = &tb->ents[h];
+	row = malloc(tb->rb);
+	if (!row)
+		return -PISA_E_NOMEM;
+	memcpy(row, e->bytes, tb->rb);
+	ind_row(x->c, tid, kind, ih, row);
+	if ((rc = wr_row(x->c, tid, e->row, row))) {
+		free(row);
+		return fail(x, -rc, "switch write failed while modifying %s: %s", tb->rt->name,
+			    errname(rc));
+	}
+	free(e->bytes);
+	e->bytes = row;
+	e->action = get_be16(row + 1);
+	ind_ref(x->c, tb, e->ind, e->ind_h, -1);
+	e->ind = (uint8_t)kind;
+	e->ind_h = ih;
+	ind_ref(x->c, tb, kind, ih, 1);
+	return 0;
+}
+
+/* table_indirect_set_default[_with_group] <table> <member or group>;
+ * table_indirect_reset_default <table> (kind IND_NONE) */
+static int indirect_default(struct cx *x, int argc, char **argv, unsigned kind)
+{
+	const char *cmd = kind == IND_GROUP ? "table_indirect_set_default_with_group" :
+			  kind == IND_MEMBER ? "table_indirect_set_default" :
+			  "table_indirect_reset_default";
+	struct tab *tb;
+	unsigned tid;
+	uint32_t ih = 0;
+	uint8_t *row;
+	int rc;
+
+	if ((rc = nargs(x, cmd, argc, kind ? 2 : 1, kind ? 2 : 1,
+			kind ? "<table> <handle>" : "<table>")) ||
+	    (rc = indirect_table(x, argv[0], &tid, kind == IND_GROUP)))
+		return rc;
+	tb = &x->c->tabs[tid];
+	if (tb->rt->const_default)
+		return fail(x, PISA_E_INVAL, "table %s has a const default action: cannot change it",
+			    tb->rt->name);
+	if (kind && (rc = parse_ind(x, &x->c->profs[tb->prof], kind == IND_GROUP, argv[1], &ih)))
+		return rc;
+	row = malloc(tb->rb);
+	if (!row)
+		return -PISA_E_NOMEM;
+	memcpy(row, tb->defrow, tb->rb);
+	ind_row(x->c, tid, kind, ih, row);
+	rc = set_default(x, tid, row);
+	free(row);
+	if (rc)
+		return rc;
+	tb->def_ind = (uint8_t)kind;
+	tb->def_h = ih;
+	ind_ref(x->c, tb, kind, ih, 1);
+	return 0;
+}
+
 static int by_name_tab(const void *a, const void *b, void *c)
 {
 	return strcmp(tab_name(c, *(const unsigned *)a), tab_name(c, *(const unsigned *)b));
@@ -1668,9 +2575,11 @@ static int by_name_act(const void *a, const void *b, void *c)
 static void table_str(struct cx *x, unsigned tid)
 {
 	const struct pisa_rt_table *rt = x->c->img->rt_tables ? &x->c->img->rt_tables[tid] : NULL;
+	const struct tab *tb = &x->c->tabs[tid];
 	unsigned j;
 
-	fprintf(x->o, "%-30s [implementation=None, mk=", tab_name(x->c, tid));
+	fprintf(x->o, "%-30s [implementation=%s, mk=", tab_name(x->c, tid),
+		tb->prof >= 0 ? x->c->img->rt_profiles[tb->prof].name : "None");
 	for (j = 0; rt && j < rt->nkeys; j++)
 		fprintf(x->o, "%s%s(%s, %u)", j ? ",\t" : "", rt->keys[j].name,
 			match_name(rt->keys[j].match), rt->keys[j].width);
@@ -1797,33 +2706,66 @@ static int cmd_switch_info(struct cx *x, int argc, char **argv)
 
 /* ---- counters, registers, meters ---- */
 
-static int ctr_cell(struct cx *x, unsigned id, const char *tok, uint32_t *cell)
+/* The table a direct counter or meter belongs to (a split table's first piece). */
+static struct tab *direct_tab(const struct pisa_ctl *c, int16_t t)
 {
-	const struct pisa_counter *ct = &x->c->img->counters[id];
+	return &c->tabs[c->tabs[t].first < 0 ? t : c->tabs[t].first];
+}
+
+/* Counter *id's cell for index token tok; a direct counter's is its entry's (in a
+ * split table, *id becomes the counter of the entry's piece). */
+static int ctr_cell(struct cx *x, unsigned *id, const char *tok, uint32_t *cell)
+{
+	const struct pisa_counter *ct = &x->c->img->counters[*id];
 	uint64_t v;
 
 	if (pisa_value_parse_dec(tok, UINT32_MAX, &v))
 		return fail(x, PISA_E_INVAL, "bad format for index '%s', expected an integer", tok);
 	if (ct->direct_table >= 0) {
-		struct tab *tb = &x->c->tabs[ct->direct_table];
+		struct tab *tb = direct_tab(x->c, ct->direct_table);
+		int c;
 
 		if (v >= tb->cap || !tb->ents[v].used)
 			return fail(x, PISA_E_NOTFOUND,
 				    "counter %s is direct: table %s has no entry with handle %s (INVALID_HANDLE)",
-				    ctr_name(x->c, id), tab_name(x->c, (unsigned)ct->direct_table), tok);
+				    ctr_name(x->c, *id), tab_name(x->c, (unsigned)ct->direct_table), tok);
 		*cell = tb->ents[v].row;
+		c = direct_cell(x->c, tb, cell, 1);
+		*id = c < 0 ? *id : (unsigned)c;
 		return 0;
 	}
 	if (v >= ct->size)
 		return fail(x, PISA_E_RANGE, "counter %s: index %s out of range (size %u) (INVALID_INDEX)",
-			    ctr_name(x->c, id), tok, ct->size);
+			    ctr_name(x->c, *id), tok, ct->size);
 	*cell = (uint32_t)v;
 	return 0;
 }
 
+/* Direct counters and meters by name: those of a split table's later pieces are the
+ * first piece's. */
+static int find_direct(struct cx *x, const char *what, const char *among, const char *tok,
+		       unsigned n, name_fn nm, int ctr, unsigned *id)
+{
+	uint16_t *ids = calloc(n + 1u, sizeof(*ids));
+	unsigned i, k = 0;
+	int rc;
+
+	if (!ids)
+		return -PISA_E_NOMEM;
+	for (i = 0; i < n; i++) {
+		int16_t t = ctr ? x->c->img->counters[i].direct_table : x->c->img->meters[i].direct_table;
+
+		if (t < 0 || x->c->tabs[t].first < 0)
+			ids[k++] = (uint16_t)i;
+	}
+	rc = resolve(x, what, among, tok, k, nm, ids, id);
+	free(ids);
+	return rc;
+}
+
 static int find_counter(struct cx *x, const char *tok, unsigned *id)
 {
-	return resolve(x, "counter", "counters", tok, x->c->img->ncounters, ctr_name, NULL, id);
+	return find_direct(x, "counter", "counters", tok, x->c->img->ncounters, ctr_name, 1, id);
 }
 
 static int cmd_counter_read(struct cx *x, int argc, char **argv)
@@ -1835,7 +2777,7 @@ static int cmd_counter_read(struct cx *x, int argc, char **argv)
 	int rc;
 
 	if ((rc = nargs(x, "counter_read", argc, 2, 2, "<name> <index>")) ||
-	    (rc = find_counter(x, argv[0], &id)) || (rc = ctr_cell(x, id, argv[1], &cell)))
+	    (rc = find_counter(x, argv[0], &id)) || (rc = ctr_cell(x, &id, argv[1], &cell)))
 		return rc;
 	ct = &x->c->img->counters[id];
 	if ((rc = x->c->ops->counter_read(x->c->sw, (uint16_t)id, cell, &p, &b)))
@@ -1858,7 +2800,7 @@ static int cmd_counter_write(struct cx *x, int argc, char **argv)
 	int rc;
 
 	if ((rc = nargs(x, "counter_write", argc, 4, 4, "<name> <index> <packets> <bytes>")) ||
-	    (rc = find_counter(x, argv[0], &id)) || (rc = ctr_cell(x, id, argv[1], &cell)))
+	    (rc = find_counter(x, argv[0], &id)) || (rc = ctr_cell(x, &id, argv[1], &cell)))
 		return rc;
 	if (pisa_value_parse_dec(argv[2], UINT64_MAX, &p))
 		return fail(x, PISA_E_INVAL, "bad format for packets '%s', expected an integer", argv[2]);
@@ -1887,14 +2829,13 @@ static int cmd_counter_reset(struct cx *x, int argc, char **argv)
 		return rc;
 	ct = &x->c->img->counters[id];
 	if (ct->direct_table >= 0) {
-		struct tab *tb = &x->c->tabs[ct->direct_table];
+		struct tab *tb = direct_tab(x->c, ct->direct_table);
 
 		fprintf(x->o, "this is the direct counter for table %s\n",
 			tab_name(x->c, (unsigned)ct->direct_table));
 		/* rows without an entry never count: only the entries' cells */
 		for (i = 0; i < tb->cap; i++)
-			if (tb->ents[i].used &&
-			    (rc = x->c->ops->counter_write(x->c->sw, (uint16_t)id, tb->ents[i].row, 0, 0)))
+			if (tb->ents[i].used && (rc = ctr_zero(x->c, tb, tb->ents[i].row)))
 				break;
 	} else {
 		for (i = 0; i < ct->size; i++)
@@ -2009,32 +2950,36 @@ static int cmd_register_reset(struct cx *x, int argc, char **argv)
 
 static int find_meter(struct cx *x, const char *tok, unsigned *id)
 {
-	return resolve(x, "meter", "meters", tok, x->c->img->nmeters, mtr_name, NULL, id);
+	return find_direct(x, "meter", "meters", tok, x->c->img->nmeters, mtr_name, 0, id);
 }
 
-/* The shadow cell of meter id for index token tok, and the switch cell. */
-static int mtr_cell(struct cx *x, unsigned id, const char *tok, struct mrate **mr, uint32_t *cell)
+/* The shadow cell of meter *id for index token tok, and the switch cell (in a split
+ * table, *id becomes the meter of the entry's piece). */
+static int mtr_cell(struct cx *x, unsigned *id, const char *tok, struct mrate **mr, uint32_t *cell)
 {
-	const struct pisa_meter *mt = &x->c->img->meters[id];
+	const struct pisa_meter *mt = &x->c->img->meters[*id];
 	uint64_t v;
 
 	if (pisa_value_parse_dec(tok, UINT32_MAX, &v))
 		return fail(x, PISA_E_INVAL, "bad format for index '%s', expected an integer", tok);
 	if (mt->direct_table >= 0) {
-		struct tab *tb = &x->c->tabs[mt->direct_table];
+		struct tab *tb = direct_tab(x->c, mt->direct_table);
+		int m;
 
 		if (v >= tb->cap || !tb->ents[v].used)
 			return fail(x, PISA_E_NOTFOUND,
 				    "meter %s is direct: table %s has no entry with handle %s (INVALID_HANDLE)",
-				    mtr_name(x->c, id), tab_name(x->c, (unsigned)mt->direct_table), tok);
+				    mtr_name(x->c, *id), tab_name(x->c, (unsigned)mt->direct_table), tok);
 		*mr = &tb->ents[v].meter;
 		*cell = tb->ents[v].row;
+		m = direct_cell(x->c, tb, cell, 0);
+		*id = m < 0 ? *id : (unsigned)m;
 		return 0;
 	}
 	if (v >= mt->size)
 		return fail(x, PISA_E_RANGE, "meter %s: index %s out of range (size %u) (INVALID_INDEX)",
-			    mtr_name(x->c, id), tok, mt->size);
-	*mr = &x->c->meters[id][v];
+			    mtr_name(x->c, *id), tok, mt->size);
+	*mr = &x->c->meters[*id][v];
 	*cell = (uint32_t)v;
 	return 0;
 }
@@ -2088,7 +3033,7 @@ static int cmd_meter_set_rates(struct cx *x, int argc, char **argv)
 	if (argc < 2)
 		return fail(x, PISA_E_INVAL,
 			    "meter_set_rates: usage: meter_set_rates <name> <index> <rate1>:<burst1> <rate2>:<burst2>");
-	if ((rc = find_meter(x, argv[0], &id)) || (rc = mtr_cell(x, id, argv[1], &mr, &cell)) ||
+	if ((rc = find_meter(x, argv[0], &id)) || (rc = mtr_cell(x, &id, argv[1], &mr, &cell)) ||
 	    (rc = parse_rates(x, id, argc - 2, argv + 2, &nr)))
 		return rc;
 	if ((rc = x->c->ops->meter_write(x->c->sw, (uint16_t)id, cell, &nr.cfg)))
@@ -2135,7 +3080,7 @@ static int cmd_meter_get_rates(struct cx *x, int argc, char **argv)
 	int rc, i;
 
 	if ((rc = nargs(x, "meter_get_rates", argc, 2, 2, "<name> <index>")) ||
-	    (rc = find_meter(x, argv[0], &id)) || (rc = mtr_cell(x, id, argv[1], &mr, &cell)))
+	    (rc = find_meter(x, argv[0], &id)) || (rc = mtr_cell(x, &id, argv[1], &mr, &cell)))
 		return rc;
 	if (!mr->cfg.configured) {
 		fprintf(x->o, "WARNING: expected 2 rates but only received 0\n");
@@ -2592,23 +3537,23 @@ static int reset_all(struct pisa_ctl *c)
 	for (i = 0; i < img->ntables; i++) {
 		struct tab *tb = &c->tabs[i];
 
-		if (tb->broken)
+		if (tb->broken || tb->first >= 0)
 			continue;
 		if ((rc = clear_table(c, i, 1)))
 			return rc;
 		default_row(tb, tb->defrow);
-		if ((rc = wr_row(c, i, tb->t->rows, tb->defrow)))
+		tb->def_ind = IND_NONE;
+		if ((rc = wr_row(c, i, tb->rows, tb->defrow)))
 			return rc;
 		for (j = 0; j < tb->cap; j++) {
 			struct ent *e = &tb->ents[j];
 
 			if (!e->used)
 				continue;
-			if ((rc = ctr_zero(c, tb->t, e->row)))
+			if ((rc = ctr_zero(c, tb, e->row)))
 				return rc;
-			if (tb->t->direct_meter >= 0 && e->meter.cfg.configured) {
-				if ((rc = c->ops->meter_write(c->sw, (uint16_t)tb->t->direct_meter,
-							      e->row, &unconf)))
+			if (e->meter.cfg.configured) {
+				if ((rc = mtr_set(c, tb, e->row, &unconf)))
 					return rc;
 				memset(&e->meter, 0, sizeof(e->meter));
 			}
@@ -2650,6 +3595,18 @@ static int reset_all(struct pisa_ctl *c)
 			return rc;
 		c->clones[i] = off;
 	}
+	/* the member tables were cleared above: members and groups are gone */
+	for (i = 0; i < img->nprofiles; i++) {
+		struct prof *pf = &c->profs[i];
+
+		for (j = 0; j < pf->p->size; j++) {
+			free(pf->mbr[j].row);
+			free(pf->grp[j].m);
+		}
+		memset(pf->mbr, 0, pf->p->size * sizeof(*pf->mbr));
+		memset(pf->grp, 0, pf->p->size * sizeof(*pf->grp));
+		memset(pf->slot, 0, pf->p->slots * sizeof(*pf->slot));
+	}
 	return 0;
 }
 
@@ -2669,46 +3626,67 @@ static int cmd_reset_state(struct cx *x, int argc, char **argv)
 struct command {
 	const char *name;
 	int (*fn)(struct cx *x, int argc, char **argv);
+	/* or one function for several commands, told apart by k */
+	int (*fnk)(struct cx *x, int argc, char **argv, unsigned k);
+	unsigned k;
 };
 
 static const struct command commands[] = {
-	{ "table_add", cmd_table_add },
-	{ "table_modify", cmd_table_modify },
-	{ "table_delete", cmd_table_delete },
-	{ "table_set_default", cmd_table_set_default },
-	{ "table_reset_default", cmd_table_reset_default },
-	{ "table_clear", cmd_table_clear },
-	{ "table_num_entries", cmd_table_num_entries },
-	{ "table_dump", cmd_table_dump },
-	{ "table_dump_entry", cmd_table_dump_entry },
-	{ "table_dump_entry_from_key", cmd_table_dump_entry_from_key },
-	{ "table_info", cmd_table_info },
-	{ "table_show_actions", cmd_table_show_actions },
-	{ "show_tables", cmd_show_tables },
-	{ "show_actions", cmd_show_actions },
-	{ "switch_info", cmd_switch_info },
-	{ "counter_read", cmd_counter_read },
-	{ "counter_write", cmd_counter_write },
-	{ "counter_reset", cmd_counter_reset },
-	{ "register_read", cmd_register_read },
-	{ "register_write", cmd_register_write },
-	{ "register_reset", cmd_register_reset },
-	{ "meter_set_rates", cmd_meter_set_rates },
-	{ "meter_get_rates", cmd_meter_get_rates },
-	{ "meter_array_set_rates", cmd_meter_array_set_rates },
-	{ "mc_mgrp_create", cmd_mc_mgrp_create },
-	{ "mc_mgrp_destroy", cmd_mc_mgrp_destroy },
-	{ "mc_node_create", cmd_mc_node_create },
-	{ "mc_node_update", cmd_mc_node_update },
-	{ "mc_node_associate", cmd_mc_node_associate },
-	{ "mc_node_dissociate", cmd_mc_node_dissociate },
-	{ "mc_node_destroy", cmd_mc_node_destroy },
-	{ "mc_dump", cmd_mc_dump },
-	{ "mirroring_add", cmd_mirroring_add },
-	{ "mirroring_add_mc", cmd_mirroring_add_mc },
-	{ "mirroring_delete", cmd_mirroring_delete },
-	{ "mirroring_get", cmd_mirroring_get },
-	{ "reset_state", cmd_reset_state },
+	{ "table_add", cmd_table_add, NULL, 0 },
+	{ "table_modify", cmd_table_modify, NULL, 0 },
+	{ "table_delete", cmd_table_delete, NULL, 0 },
+	{ "table_set_default", cmd_table_set_default, NULL, 0 },
+	{ "table_reset_default", cmd_table_reset_default, NULL, 0 },
+	{ "table_clear", cmd_table_clear, NULL, 0 },
+	{ "table_num_entries", cmd_table_num_entries, NULL, 0 },
+	{ "table_dump", cmd_table_dump, NULL, 0 },
+	{ "table_dump_entry", cmd_table_dump_entry, NULL, 0 },
+	{ "table_dump_entry_from_key", cmd_table_dump_entry_from_key, NULL, 0 },
+	{ "table_info", cmd_table_info, NULL, 0 },
+	{ "table_show_actions", cmd_table_show_actions, NULL, 0 },
+	{ "show_tables", cmd_show_tables, NULL, 0 },
+	{ "show_actions", cmd_show_actions, NULL, 0 },
+	{ "switch_info", cmd_switch_info, NULL, 0 },
+	{ "counter_read", cmd_counter_read, NULL, 0 },
+	{ "counter_write", cmd_counter_write, NULL, 0 },
+	{ "counter_reset", cmd_counter_reset, NULL, 0 },
+	{ "register_read", cmd_register_read, NULL, 0 },
+	{ "register_write", cmd_register_write, NULL, 0 },
+	{ "register_reset", cmd_register_reset, NULL, 0 },
+	{ "meter_set_rates", cmd_meter_set_rates, NULL, 0 },
+	{ "meter_get_rates", cmd_meter_get_rates, NULL, 0 },
+	{ "meter_array_set_rates", cmd_meter_array_set_rates, NULL, 0 },
+	{ "mc_mgrp_create", cmd_mc_mgrp_create, NULL, 0 },
+	{ "mc_mgrp_destroy", cmd_mc_mgrp_destroy, NULL, 0 },
+	{ "mc_node_create", cmd_mc_node_create, NULL, 0 },
+	{ "mc_node_update", cmd_mc_node_update, NULL, 0 },
+	{ "mc_node_associate", cmd_mc_node_associate, NULL, 0 },
+	{ "mc_node_dissociate", cmd_mc_node_dissociate, NULL, 0 },
+	{ "mc_node_destroy", cmd_mc_node_destroy, NULL, 0 },
+	{ "mc_dump", cmd_mc_dump, NULL, 0 },
+	{ "mirroring_add", cmd_mirroring_add, NULL, 0 },
+	{ "mirroring_add_mc", cmd_mirroring_add_mc, NULL, 0 },
+	{ "mirroring_delete", cmd_mirroring_delete, NULL, 0 },
+	{ "mirroring_get", cmd_mirroring_get, NULL, 0 },
+	{ "reset_state", cmd_reset_state, NULL, 0 },
+	{ "act_prof_create_member", NULL, member_write, 0 },
+	{ "act_prof_delete_member", cmd_act_prof_delete_member, NULL, 0 },
+	{ "act_prof_modify_member", NULL, member_write, 1 },
+	{ "act_prof_create_group", cmd_act_prof_create_group, NULL, 0 },
+	{ "act_prof_delete_group", cmd_act_prof_delete_group, NULL, 0 },
+	{ "act_prof_add_member_to_group", NULL, member_group, 1 },
+	{ "act_prof_remove_member_from_group", NULL, member_group, 0 },
+	{ "act_prof_dump", cmd_act_prof_dump, NULL, 0 },
+	{ "act_prof_dump_member", NULL, dump_one, 0 },
+	{ "act_prof_dump_group", NULL, dump_one, 1 },
+	{ "table_indirect_add", NULL, indirect_add, IND_MEMBER },
+	{ "table_indirect_add_with_group", NULL, indirect_add, IND_GROUP },
+	{ "table_indirect_delete", cmd_table_indirect_delete, NULL, 0 },
+	{ "table_indirect_modify", NULL, indirect_modify, IND_MEMBER },
+	{ "table_indirect_modify_with_group", NULL, indirect_modify, IND_GROUP },
+	{ "table_indirect_set_default", NULL, indirect_default, IND_MEMBER },
+	{ "table_indirect_set_default_with_group", NULL, indirect_default, IND_GROUP },
+	{ "table_indirect_reset_default", NULL, indirect_default, IND_NONE },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -2756,7 +3734,8 @@ int pisa_ctl_exec(struct pisa_ctl *c, const char *line, FILE *out, char *err, si
 		rc = fail(&x, PISA_E_NOMEM, "out of memory");
 		goto out;
 	}
-	rc = commands[i].fn(&x, argc - 1, argv + 1);
+	rc = commands[i].fn ? commands[i].fn(&x, argc - 1, argv + 1) :
+	     commands[i].fnk(&x, argc - 1, argv + 1, commands[i].k);
 	fclose(x.o);
 	if (rc == -PISA_E_NOMEM && err && errlen && !err[0])
 		fail(&x, PISA_E_NOMEM, "%s: out of memory", argv[0]);

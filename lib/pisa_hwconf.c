@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pisa_hwconf.h"
+#include "pisa_profile.h"
 #include "pisa_switch.h"
 
 const struct pisa_hwconf_limits pisa_hwconf_sim_limits = {
@@ -22,7 +23,25 @@ const struct pisa_hwconf_limits pisa_hwconf_sim_limits = {
 	.meter_cells = 4096,
 	.key_bits = 512,
 	.phv_bytes = 1024,
+	.stacks = 64,
 };
+
+void pisa_hwconf_limits_for(const char *board, struct pisa_hwconf_limits *lim)
+{
+	const struct pisa_profile *p = pisa_profile_find(board);
+
+	*lim = pisa_hwconf_sim_limits;
+	if (!p || strcmp(p->name, "sim") == 0)
+		return;
+	lim->cfg_words = p->core.cfg_words;
+	lim->row_bytes = p->core.row_bytes;
+	lim->counter_cells = p->core.counter_cells;
+	lim->register_cells = p->core.register_cells;
+	lim->meter_cells = p->core.meter_cells;
+	lim->key_bits = (uint16_t)p->core.key_bits;
+	lim->phv_bytes = (uint16_t)p->core.phv_bytes;
+	lim->stacks = (uint16_t)p->core.stacks;
+}
 
 /* Hash classes of the core's hash engine (W0[63:56] of a hash record). */
 enum { HC_CRC = 0, HC_CSUM16 = 1, HC_XOR16 = 2, HC_IDENTITY = 3, HC_RANDOM = 4 };
@@ -197,6 +216,11 @@ int pisa_hwconf_build(const struct pisa_image *img, const struct pisa_hwconf_lim
 	memset(out, 0, sizeof(*out));
 	if (err && errlen)
 		err[0] = '\0';
+	if (img->nstacks > lim->stacks) {
+		fail(&b, -PISA_E_RANGE, "the program has %u header stacks, the core %u", img->nstacks,
+		     lim->stacks);
+		goto done;
+	}
 	if (img->phv_bytes > lim->phv_bytes) {
 		fail(&b, -PISA_E_RANGE, "the PHV has %u bytes, the core %u", img->phv_bytes,
 		     lim->phv_bytes);

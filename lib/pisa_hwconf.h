@@ -25,10 +25,16 @@ struct pisa_hwconf_limits {
 	uint32_t meter_cells;	/* MTR_CELLS */
 	uint16_t key_bits;	/* KEY_BITS: widest table key */
 	uint16_t phv_bytes;	/* PHV_MAX */
+	uint16_t stacks;	/* STACKS */
 };
 
 /* The limits of the simulation harness (sim/tb/tb_pisa_harness.v). */
 extern const struct pisa_hwconf_limits pisa_hwconf_sim_limits;
+/*
+ * The limits of the core built for board (lib/pisa_profile.c), or the
+ * simulation harness's for a board no profile names.
+ */
+void pisa_hwconf_limits_for(const char *board, struct pisa_hwconf_limits *lim);
 
 struct pisa_hwconf {
 	uint64_t *words;

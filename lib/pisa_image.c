@@ -31,19 +31,21 @@
 #define MAX_FILE (256u << 20)	/* pisa_image_read_file refuses bigger files */
 
 /* Section types are the index + 1. The first SEC_REQUIRED are in every image;
- * HWCONF (1.1) is written by every 1.1 writer and optional to a reader. */
+ * HWCONF (1.1) and PROFILES (1.2) are written by every writer of their version
+ * and optional to a reader. */
 enum sec_id {
 	SEC_BOARD, SEC_HEADERS, SEC_PARSER, SEC_TABLES, SEC_ACTIONS,
 	SEC_EXTERNS, SEC_DEPARSER, SEC_TM, SEC_RUNTIME, SEC_CONST_ROWS,
 	SEC_REQUIRED,
 	SEC_HWCONF = SEC_REQUIRED,
+	SEC_PROFILES,
 	SEC_COUNT,
 	SEC_FILE_HEADER = -1,	/* for errors in the header and section table */
 };
 
 static const char *const sec_names[SEC_COUNT] = {
 	"BOARD", "HEADERS", "PARSER", "TABLES", "ACTIONS",
-	"EXTERNS", "DEPARSER", "TM", "RUNTIME", "CONST_ROWS", "HWCONF",
+	"EXTERNS", "DEPARSER", "TM", "RUNTIME", "CONST_ROWS", "HWCONF", "PROFILES",
 };
 
 static const char *sec_name(int sec)
@@ -74,6 +76,8 @@ static const char *sec_name(int sec)
 #define MIN_RT_NAMED 6
 #define MIN_STR 2
 #define MIN_CONST_ROW 8
+#define MIN_PROFILE 23
+#define PROF_TABLE_BYTES 6
 
 /*
  * Where each record started in the file, so that the consistency check can
@@ -82,7 +86,7 @@ static const char *sec_name(int sec)
 enum loc_kind {
 	LK_HEADER, LK_STACK, LK_STATE, LK_TABLE, LK_ACTION, LK_COUNTER,
 	LK_REGISTER, LK_METER, LK_FLIST, LK_HASH, LK_DIGEST, LK_CSUM,
-	LK_RT_TABLE, LK_RT_ACTION, LK_CONST_ROW,
+	LK_RT_TABLE, LK_RT_ACTION, LK_CONST_ROW, LK_PROFILE,
 	LK_COUNT,
 	LK_NONE = -1,
 };
@@ -188,6 +192,13 @@ static void free_runtime(struct pisa_image *img)
 	free_named(img->rt_digests, img->ndigests);
 	free_strs(img->rt_headers, img->nheaders);
 	free_strs(img->rt_errors, img->nerrors);
+	if (img->rt_profiles) {
+		for (i = 0; i < img->nprofiles; i++) {
+			free(img->rt_profiles[i].name);
+			free(img->rt_profiles[i].tables);
+		}
+		free(img->rt_profiles);
+	}
 }
 
 void pisa_image_free(struct pisa_image *img)
@@ -1211,6 +1222,101 @@ static int chk_const_rows(struct chk *c)
 	return 0;
 }
 
+/* The action a profile's table runs to point into it: one of the table's, with
+ * nparams parameters of the member table's key width, packed from bit 0. */
+static int chk_prof_action(struct chk *c, unsigned i, unsigned t, uint16_t aid,
+			   unsigned nparams, unsigned width)
+{
+	const struct pisa_image *img = c->img;
+	const struct pisa_rt_action *a;
+	unsigned j;
+
+	for (j = 0; j < img->tables[t].nactions; j++)
+		if (img->tables[t].actions[j].action == aid)
+			break;
+	if (j == img->tables[t].nactions)
+		return bad(c, RANGE, "profile %u: action %u is not one of table %u's", i, aid, t);
+	a = &img->rt_actions[aid];
+	if (a->nparams != nparams)
+		return bad(c, RANGE, "profile %u: action %u has %u parameters, %u expected", i,
+			   aid, a->nparams, nparams);
+	for (j = 0; j < nparams; j++)
+		if (a->params[j].width != width || a->params[j].adata_off != j * width)
+			return bad(c, RANGE, "profile %u: action %u parameter %u is not %u bits at bit %u",
+				   i, aid, j, width, j * width);
+	return 0;
+}
+
+static int chk_profile(struct chk *c, unsigned i)
+{
+	const struct pisa_image *img = c->img;
+	const struct pisa_rt_profile *p = &img->rt_profiles[i];
+	const struct pisa_table *m;
+	unsigned j, k, w;
+	char what[48];
+	int ret;
+
+	at(c, SEC_PROFILES, LK_PROFILE, i);
+	snprintf(what, sizeof(what), "profile %u", i);
+	if ((ret = chk_name(c, what, p->name)))
+		return ret;
+	if (p->with_selector > 1 || (!p->with_selector && p->slots))
+		return bad(c, RANGE, "profile %u: with_selector %u, %u slots", i, p->with_selector,
+			   p->slots);
+	if (p->member_table >= img->ntables)
+		return bad(c, RANGE, "profile %u: member table %u (image has %u)", i,
+			   p->member_table, img->ntables);
+	m = &img->tables[p->member_table];
+	if (m->mem != PISA_MEM_HASH || m->nkeys != 1)
+		return bad(c, RANGE, "profile %u: member table %u is not exact on one key", i,
+			   p->member_table);
+	w = m->keys[0].field.width;
+	if (w > 32 || p->size < 1 || (uint64_t)p->size + p->slots >= (UINT64_C(1) << w))
+		return bad(c, RANGE, "profile %u: %u members and %u slots do not leave the all-ones "
+			   "index of a %u-bit key free", i, p->size, p->slots, w);
+	if ((uint64_t)p->size + p->slots > m->rows)
+		return bad(c, RANGE, "profile %u: %u members and %u slots in a member table of %u rows",
+			   i, p->size, p->slots, m->rows);
+	if (!p->ntables || !p->tables)
+		return bad(c, PISA_E_INVAL, "profile %u has no tables", i);
+	for (j = 0; j < p->ntables; j++) {
+		const struct pisa_rt_profile_table *pt = &p->tables[j];
+
+		if (pt->table >= img->ntables || pt->table == p->member_table)
+			return bad(c, RANGE, "profile %u: table %u", i, pt->table);
+		if ((ret = chk_prof_action(c, i, pt->table, pt->member_action, 1, w)))
+			return ret;
+		if (!p->with_selector && pt->group_action != PISA_NO_ACTION)
+			return bad(c, RANGE, "profile %u: a group action without a selector", i);
+		if (p->with_selector &&
+		    (ret = chk_prof_action(c, i, pt->table, pt->group_action, 2, w)))
+			return ret;
+		for (k = 0; k < i; k++) {
+			unsigned q;
+
+			for (q = 0; q < img->rt_profiles[k].ntables; q++)
+				if (img->rt_profiles[k].tables[q].table == pt->table)
+					return bad(c, RANGE, "profile %u: table %u is already in profile %u",
+						   i, pt->table, k);
+		}
+	}
+	return 0;
+}
+
+static int chk_profiles(struct chk *c)
+{
+	unsigned i;
+	int ret;
+
+	at(c, SEC_PROFILES, LK_NONE, 0);
+	if (c->img->nprofiles && !c->img->rt_profiles)
+		return bad(c, PISA_E_INVAL, "%u profiles but no array", c->img->nprofiles);
+	for (i = 0; i < c->img->nprofiles; i++)
+		if ((ret = chk_profile(c, i)))
+			return ret;
+	return 0;
+}
+
 /* Structures first, then what refers to them. */
 static int check(const struct pisa_image *img, char *detail, size_t detail_len,
 		 const struct locator *loc)
@@ -1228,7 +1334,7 @@ static int check(const struct pisa_image *img, char *detail, size_t detail_len,
 	if ((ret = chk_arrays(&c)) || (ret = chk_board(&c)) || (ret = chk_parser(&c)) ||
 	    (ret = chk_tables(&c)) || (ret = chk_externs(&c)) ||
 	    (ret = chk_deparser(&c)) || (ret = chk_runtime(&c)) ||
-	    (ret = chk_const_rows(&c)))
+	    (ret = chk_const_rows(&c)) || (ret = chk_profiles(&c)))
 		return ret;
 	return 0;
 }
@@ -1607,11 +1713,14 @@ static void w_const_rows(struct wbuf *w, const struct pisa_image *img)
  * its reason as text). Derived from the rest; a reader only checks its CRC. */
 static void w_hwconf(struct wbuf *w, const struct pisa_image *img)
 {
+	struct pisa_hwconf_limits lim;
 	struct pisa_hwconf hc;
 	char why[256];
-	int e = pisa_hwconf_build(img, &pisa_hwconf_sim_limits, &hc, why, sizeof(why));
 	uint32_t i;
+	int e;
 
+	pisa_hwconf_limits_for(img->board, &lim);	/* the core of the board it is for */
+	e = pisa_hwconf_build(img, &lim, &hc, why, sizeof(why));
 	if (e < 0) {
 		w_u32(w, (uint32_t)-e);
 		w_bytes(w, (const uint8_t *)why, strlen(why));
@@ -1625,9 +1734,33 @@ static void w_hwconf(struct wbuf *w, const struct pisa_image *img)
 	pisa_hwconf_free(&hc);
 }
 
+static void w_profiles(struct wbuf *w, const struct pisa_image *img)
+{
+	unsigned i, j;
+
+	w_u16(w, img->nprofiles);
+	for (i = 0; i < img->nprofiles; i++) {
+		const struct pisa_rt_profile *p = &img->rt_profiles[i];
+
+		w_str(w, p->name);
+		w_u32(w, p->p4info_id);
+		w_u8(w, p->with_selector);
+		w_u32(w, p->size);
+		w_u32(w, p->slots);
+		w_u32(w, p->max_group_size);
+		w_u16(w, p->member_table);
+		w_u16(w, p->ntables);
+		for (j = 0; j < p->ntables; j++) {
+			w_u16(w, p->tables[j].table);
+			w_u16(w, p->tables[j].member_action);
+			w_u16(w, p->tables[j].group_action);
+		}
+	}
+}
+
 static void (*const writers[SEC_COUNT])(struct wbuf *, const struct pisa_image *) = {
 	w_board, w_headers, w_parser, w_tables, w_actions,
-	w_externs, w_deparser, w_tm, w_runtime, w_const_rows, w_hwconf,
+	w_externs, w_deparser, w_tm, w_runtime, w_const_rows, w_hwconf, w_profiles,
 };
 
 int pisa_image_write(const struct pisa_image *img, uint8_t **buf, size_t *len)
@@ -2472,6 +2605,51 @@ static int dec_const_rows(struct rctx *r, struct pisa_rd *rd, struct pisa_image 
 	return 0;
 }
 
+static int dec_profiles(struct rctx *r, struct pisa_rd *rd, struct pisa_image *img)
+{
+	size_t off = rd->pos;
+	uint16_t n = pisa_rd_u16(rd);
+	unsigned i, j;
+	int ret;
+
+	if ((ret = rcount(r, rd, off, "profiles", n, MIN_PROFILE)))
+		return ret;
+	img->rt_profiles = ralloc(r, n, sizeof(*img->rt_profiles), LK_PROFILE, &ret);
+	if (ret)
+		return ret;
+	img->nprofiles = n;
+	for (i = 0; i < n; i++) {
+		struct pisa_rt_profile *p = &img->rt_profiles[i];
+		uint16_t nt;
+
+		loc_set(r->loc, LK_PROFILE, i, rd->pos);
+		if ((ret = rd_str(r, rd, NULL, MAX_NAME, &p->name, "profile", i)))
+			return ret;
+		p->p4info_id = pisa_rd_u32(rd);
+		p->with_selector = pisa_rd_u8(rd);
+		p->size = pisa_rd_u32(rd);
+		p->slots = pisa_rd_u32(rd);
+		p->max_group_size = pisa_rd_u32(rd);
+		p->member_table = pisa_rd_u16(rd);
+		off = rd->pos;
+		nt = pisa_rd_u16(rd);
+		if ((ret = rcount(r, rd, off, "profile tables", nt, PROF_TABLE_BYTES)))
+			return ret;
+		p->tables = ralloc(r, nt, sizeof(*p->tables), LK_NONE, &ret);
+		if (ret)
+			return ret;
+		p->ntables = nt;
+		for (j = 0; j < nt; j++) {
+			p->tables[j].table = pisa_rd_u16(rd);
+			p->tables[j].member_action = pisa_rd_u16(rd);
+			p->tables[j].group_action = pisa_rd_u16(rd);
+		}
+		if (rd->short_read)
+			return rshort(r, rd, "profile", i);
+	}
+	return 0;
+}
+
 static int (*const decoders[SEC_REQUIRED])(struct rctx *, struct pisa_rd *,
 					   struct pisa_image *) = {
 	dec_board, dec_headers, dec_parser, dec_tables, dec_actions,
@@ -2528,8 +2706,9 @@ static int read_layout(struct rctx *r, struct sec_ent *ent)
 		uint32_t off = pisa_get_le32(e + 4), len = pisa_get_le32(e + 8);
 		int s = type >= 1 && type <= SEC_COUNT ? type - 1 : SEC_FILE_HEADER;
 
-		/* HWCONF is a 1.1 section: in a 1.0 image it is an unknown type */
-		if (s == SEC_HWCONF && r->minor < 1)
+		/* HWCONF is a 1.1 section, PROFILES a 1.2 one: in an older image
+		 * they are unknown types */
+		if ((s == SEC_HWCONF && r->minor < 1) || (s == SEC_PROFILES && r->minor < 2))
 			s = SEC_FILE_HEADER;
 
 		r->sec = s;
@@ -2635,6 +2814,18 @@ int pisa_image_read(const uint8_t *buf, size_t len, struct pisa_image **out,
 				    pisa_rd_left(&rd));
 			goto fail;
 		}
+	}
+	if (ent[SEC_PROFILES].present) {
+		r.sec = SEC_PROFILES;
+		loc.sec_off[SEC_PROFILES] = ent[SEC_PROFILES].off;
+		pisa_rd_init(&rd, buf, ent[SEC_PROFILES].off,
+			     ent[SEC_PROFILES].off + ent[SEC_PROFILES].len);
+		ret = dec_profiles(&r, &rd, img);
+		if (!ret && pisa_rd_left(&rd) && r.minor <= PISA_IMAGE_VERSION_MINOR)
+			ret = rfail(&r, PISA_E_FORMAT, rd.pos, "%zu bytes after the last field",
+				    pisa_rd_left(&rd));
+		if (ret)
+			goto fail;
 	}
 	ret = check(img, detail, detail_len, &loc);
 	if (ret)

@@ -22,7 +22,7 @@
 
 #define PISA_IMAGE_MAGIC 0x41534950u /* "PISA" read as a little-endian u32 */
 #define PISA_IMAGE_VERSION_MAJOR 1
-#define PISA_IMAGE_VERSION_MINOR 1
+#define PISA_IMAGE_VERSION_MINOR 2
 
 /* Ports: 9 bits as in v1model; 511 means drop. */
 #define PISA_PORT_BITS 9
@@ -373,6 +373,36 @@ struct pisa_rt_named {		/* counters, registers, meters, digests, value sets */
 	uint32_t p4info_id;
 };
 
+/*
+ * An action profile or selector (v1model action_profile / action_selector),
+ * lowered onto two ordinary tables (docs/architecture.md, "Action profiles and
+ * selectors"): each match table's entries run member_action(index), which
+ * selects the member's row of member_table, or (selector) group_action(base,
+ * size), which hashes the selector keys into one of the group's slots. The
+ * control plane (lib/pisa_ctl.c) keeps members and groups.
+ */
+#define PISA_NO_ACTION 0xFFFF
+
+struct pisa_rt_profile_table {
+	uint16_t table;		/* a match table whose actions point into the profile */
+	uint16_t member_action;	/* its action with one parameter, index (key_width bits) */
+	uint16_t group_action;	/* selector: its action with parameters base and size
+				 * (key_width bits each); else PISA_NO_ACTION */
+};
+
+struct pisa_rt_profile {
+	char *name;		/* "MyIngress.ecmp_selector" */
+	uint32_t p4info_id;
+	uint8_t with_selector;
+	uint32_t size;		/* members: member_table keys 0 .. size - 1 */
+	uint32_t slots;		/* selector: group slots, keys size .. size + slots - 1 */
+	uint32_t max_group_size;	/* P4Runtime's max_group_size, 0 = not given */
+	uint16_t member_table;	/* one exact key of key_width bits; the all-ones key is
+				 * never an entry: it selects the default action */
+	uint16_t ntables;
+	struct pisa_rt_profile_table *tables;
+};
+
 /* An entry fixed in the image (const entries): a row as lib/pisa_entry.c encodes it. */
 struct pisa_const_row {
 	uint16_t table;
@@ -439,6 +469,9 @@ struct pisa_image {
 
 	uint32_t nconst_rows;
 	struct pisa_const_row *const_rows;
+
+	uint16_t nprofiles;			/* (1.2) action profiles and selectors */
+	struct pisa_rt_profile *rt_profiles;
 };
 
 /* Errors returned (negated) by lib/ functions. */

@@ -370,6 +370,35 @@ static void next_name(FILE *f, const struct pisa_image *img, unsigned n)
 		fprintf(f, "table %u?", n);
 }
 
+/* The action profile a table belongs to: its members' or its entries'. */
+static void txt_profile(FILE *f, const struct pisa_image *img, unsigned t)
+{
+	unsigned i, j;
+
+	for (i = 0; i < img->nprofiles; i++) {
+		const struct pisa_rt_profile *p = &img->rt_profiles[i];
+
+		if (p->member_table == t) {
+			fprintf(f, "  action %s %s: members at keys 0-%u", p->with_selector ?
+				"selector" : "profile", p->name, p->size - 1);
+			if (p->slots)
+				fprintf(f, ", group slots at keys %u-%u", p->size,
+					p->size + p->slots - 1);
+			fputc('\n', f);
+		}
+		for (j = 0; j < p->ntables; j++)
+			if (p->tables[j].table == t)
+				fprintf(f, "  action %s %s: entries point at %s (member table ",
+					p->with_selector ? "selector" : "profile", p->name,
+					p->with_selector ? "members or groups" : "members");
+		for (j = 0; j < p->ntables; j++)
+			if (p->tables[j].table == t) {
+				next_name(f, img, p->member_table);
+				fputs(")\n", f);
+			}
+	}
+}
+
 static void txt_table(FILE *f, const struct lay *l, unsigned i)
 {
 	const struct pisa_image *img = l->img;
@@ -434,6 +463,7 @@ static void txt_table(FILE *f, const struct lay *l, unsigned i)
 	if (rt && rt->const_entries)
 		fputs(", const entries", f);
 	fputc('\n', f);
+	txt_profile(f, img, i);
 	if (t->mem == PISA_MEM_HASH) {
 		fputs("  uses: exact bits ", f);
 		fprintf(f, "%llu-%llu, ", (unsigned long long)ti->hash_off,

@@ -36,6 +36,10 @@
  *  - Digest: preamble 1, type_spec 2. P4DataTypeSpec's oneof has
  *    bitstring 1, bool 2, tuple 3 (P4TupleTypeSpec: repeated members 1),
  *    struct 4 (a name into type_info).
+ *  - ActionProfile: preamble 1, table_ids 2, with_selector 3, size 4 (int64),
+ *    max_group_size 5 (int32). A table with one names it in implementation_id;
+ *    its action_refs are the profile's actions (here: the member table's) and
+ *    its match_fields leave out the `selector` keys, as p4c does.
  *
  * Simplifications, because an image keeps no P4 types:
  *  - A digest's type_spec is a tuple of bit<W> members, one per field of its
@@ -43,8 +47,8 @@
  *    expression; for a struct it would name the struct and fill type_info).
  *    A P4 field wider than 64 bits lies in the PHV as several fields and so
  *    shows as several members.
- *  - No value_sets, action_profiles, controller_packet_metadata or
- *    type_info: the image does not describe them (yet).
+ *  - No value_sets, controller_packet_metadata or type_info: the image does
+ *    not describe them (yet).
  *  - pkg_info holds arch "v1model" and the program name.
  */
 #include <stdlib.h>
@@ -159,9 +163,46 @@ int pisa_p4info_table_visible(const struct pisa_image *img, unsigned t)
 	return 1;
 }
 
+/* The profile whose member table or match table t is, or NULL. */
+static const struct pisa_rt_profile *profile_of(const struct pisa_image *img, unsigned t,
+						int *is_member)
+{
+	unsigned i, j;
+
+	for (i = 0; i < img->nprofiles; i++) {
+		const struct pisa_rt_profile *p = &img->rt_profiles[i];
+
+		*is_member = p->member_table == t;
+		if (*is_member)
+			return p;
+		for (j = 0; j < p->ntables; j++)
+			if (p->tables[j].table == t)
+				return p;
+	}
+	return NULL;
+}
+
+/* The table whose actions a controller sees for table t: a profile's match
+ * table shows the actions of the member table; a table split over stages, its
+ * last piece's (the others miss into the next piece with a compiler action). */
+static const struct pisa_table *action_table(const struct pisa_image *img, unsigned t)
+{
+	int m;
+	const struct pisa_rt_profile *p = profile_of(img, t, &m);
+	unsigned i, last;
+
+	if (p && p->member_table < img->ntables)
+		t = p->member_table;
+	for (i = t + 1, last = t; img->rt_tables[t].p4info_id && i < img->ntables; i++)
+		if (img->rt_tables[i].p4info_id == img->rt_tables[t].p4info_id)
+			last = i;
+	return &img->tables[last];
+}
+
 /* Actions a controller may name: those of the visible tables. */
 static int action_visible(const struct pisa_image *img, unsigned a)
 {
+	const struct pisa_table *at;
 	unsigned t, j;
 
 	if (!img->rt_actions[a].p4info_id || !img->rt_actions[a].name)
@@ -169,8 +210,9 @@ static int action_visible(const struct pisa_image *img, unsigned a)
 	for (t = 0; t < img->ntables; t++) {
 		if (!pisa_p4info_table_visible(img, t))
 			continue;
-		for (j = 0; j < img->tables[t].nactions; j++)
-			if (img->tables[t].actions[j].action == a)
+		at = action_table(img, t);
+		for (j = 0; j < at->nactions; j++)
+			if (at->actions[j].action == a)
 				goto used;
 	}
 	return 0;
@@ -222,14 +264,18 @@ static int collect_names(const struct pisa_image *img, struct names *s)
 	for (i = 0; i < img->ndigests && !ret; i++)
 		if (!named_dup(img->rt_digests, i))
 			ret = names_add(s, img->rt_digests[i].name);
+	for (i = 0; i < img->nprofiles && !ret; i++)
+		ret = names_add(s, img->rt_profiles[i].name);
 	return ret;
 }
 
 static void write_table(const struct pisa_image *img, const struct names *s, FILE *f,
 			unsigned ti)
 {
-	const struct pisa_table *t = &img->tables[ti];
+	const struct pisa_table *t = &img->tables[ti], *at = action_table(img, ti);
 	const struct pisa_rt_table *rt = &img->rt_tables[ti];
+	int member;
+	const struct pisa_rt_profile *prof = profile_of(img, ti, &member);
 	unsigned j;
 
 	fputs("tables {\n", f);
@@ -242,8 +288,8 @@ static void write_table(const struct pisa_image *img, const struct names *s, FIL
 		fprintf(f, "\n    bitwidth: %u\n    match_type: %s\n  }\n", k->width,
 			k->match <= PISA_MATCH_OPTIONAL ? match_names[k->match] : "UNSPECIFIED");
 	}
-	for (j = 0; j < t->nactions; j++) {
-		const struct pisa_table_action *ta = &t->actions[j];
+	for (j = 0; j < at->nactions; j++) {
+		const struct pisa_table_action *ta = &at->actions[j];
 
 		if (ta->action >= img->nactions)
 			continue;
@@ -254,9 +300,11 @@ static void write_table(const struct pisa_image *img, const struct names *s, FIL
 			fputs("    annotations: \"@tableonly\"\n    scope: TABLE_ONLY\n", f);
 		fputs("  }\n", f);
 	}
-	if (rt->const_default && t->default_action < img->nactions)
+	if (rt->const_default && at->default_action < img->nactions)
 		fprintf(f, "  const_default_action_id: %u\n",
-			(unsigned)img->rt_actions[t->default_action].p4info_id);
+			(unsigned)img->rt_actions[at->default_action].p4info_id);
+	if (prof)
+		fprintf(f, "  implementation_id: %u\n", (unsigned)prof->p4info_id);
 	if (t->direct_counter >= 0 && t->direct_counter < img->ncounters)
 		fprintf(f, "  direct_resource_ids: %u\n",
 			(unsigned)img->rt_counters[t->direct_counter].p4info_id);
@@ -363,6 +411,22 @@ int pisa_p4info_write(const struct pisa_image *img, FILE *f)
 	for (i = 0; i < img->nactions; i++)
 		if (action_visible(img, i))
 			write_action(img, &s, f, i);
+	for (i = 0; i < img->nprofiles; i++) {
+		const struct pisa_rt_profile *p = &img->rt_profiles[i];
+
+		fputs("action_profiles {\n", f);
+		preamble(f, &s, p->p4info_id, p->name);
+		for (j = 0; j < p->ntables; j++)
+			if (p->tables[j].table < img->ntables)
+				fprintf(f, "  table_ids: %u\n",
+					(unsigned)img->rt_tables[p->tables[j].table].p4info_id);
+		if (p->with_selector)
+			fputs("  with_selector: true\n", f);
+		fprintf(f, "  size: %u\n", (unsigned)p->size);
+		if (p->max_group_size)
+			fprintf(f, "  max_group_size: %u\n", (unsigned)p->max_group_size);
+		fputs("}\n", f);
+	}
 	write_counters(img, &s, f, 0);
 	write_counters(img, &s, f, 1);
 	write_meters(img, &s, f, 0);

@@ -8,6 +8,30 @@
 #define PISA_PROFILE_H
 
 #include <stdint.h>
+#include <stdio.h>
+
+/*
+ * The parameters hw/rtl/pisa_core.v is elaborated with for a profile (the
+ * board top passes them down; `p4lower --board NAME --core-params` prints
+ * them). lib/pisa_hwconf.c lays an image out within them, so an image built
+ * for a board is refused by p4lower, not by the board, when it needs more.
+ */
+struct pisa_core_params {
+	uint32_t cfg_words;		/* CFG_WORDS: configuration words per bank */
+	uint32_t banks;			/* BANKS: 2 stages an image while one runs */
+	uint32_t row_bytes;		/* ROW_BYTES: all tables' rows */
+	uint32_t counter_cells;		/* CNT_CELLS */
+	uint32_t register_cells;	/* REG_CELLS */
+	uint32_t meter_cells;		/* MTR_CELLS (0: no meters) */
+	uint32_t key_bits;		/* KEY_BITS: widest table key */
+	uint32_t phv_bytes;		/* PHV_MAX */
+	uint32_t pkt_max;		/* PKT_MAX: longest packet */
+	uint32_t row_stage;		/* ROW_STAGE: longest row a command writes */
+	uint32_t stacks;		/* STACKS: header stacks */
+	uint32_t mc_groups, mc_slot;	/* MC_GROUPS groups of MC_SLOT copies */
+	uint32_t digest_max;		/* DIG_MAX: longest digest, bytes */
+	uint32_t clone_sessions;	/* CL_SESS */
+};
 
 struct pisa_profile {
 	const char *name;		/* --board NAME */
@@ -29,8 +53,14 @@ struct pisa_profile {
 	unsigned mcast_groups, mcast_nodes, clone_sessions;
 	unsigned clock_mhz;		/* target clock (0: none) */
 	unsigned line_rate_kpps;	/* all ports at 64-byte frames (0: none) */
+	struct pisa_core_params core;	/* the RTL core of this profile */
 };
 
+/*
+ * Writes the core's parameters as NAME=VALUE lines, the names those of
+ * pisa_core's Verilog parameters.
+ */
+void pisa_profile_print_core(const struct pisa_profile *p, FILE *f);
 /* NULL if there is no such profile. */
 const struct pisa_profile *pisa_profile_find(const char *name);
 /* The profiles, NULL-terminated, in a stable order (sim first). */

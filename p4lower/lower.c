@@ -12,12 +12,18 @@
  *    action_run an ACTION table;
  *  - parser: one image state per (P4 state, stack indices), so next/last
  *    of header stacks are constant; verify splits a state;
+ *  - a table with an action profile or selector becomes a match table and a
+ *    member table (indirect_apply); header unions are their members side by
+ *    side, kept one valid at a time (only_valid); a varbit field ends its header;
  *  - placement: tables in program order, a new stage when a table depends
- *    on one before it or the stage is full; board limits are checked.
+ *    on one before it or the stage is full; a table larger than a stage's
+ *    memory is split into pieces in consecutive stages (place, split_tables);
+ *    board limits are checked.
  */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pisa_hwconf.h"
 #include "backend.h"
 #include "pisa_image.h"
 #include "pisa_profile.h"
@@ -102,14 +108,16 @@ static struct val vphv(unsigned off, unsigned w)
 }
 
 /* ---- objects: what a P4 name or path stands for ---- */
-enum { O_FIELD, O_HDR, O_STRUCT, O_STACK };
+enum { O_FIELD, O_HDR, O_STRUCT, O_STACK, O_UNION };
 
 struct obj {
 	int kind;
 	const struct p4_type *type;
 	struct val v;		/* O_FIELD */
 	int hdr;		/* O_HDR: header id; O_STACK: first header */
-	int stack;		/* O_STACK: stack id */
+	int stack;		/* O_STACK: stack id (its next index in parser states) */
+	struct obj *parent;	/* O_HDR in a header_union: the union */
+	int varbit;		/* O_FIELD: a varbit field (extract and emit only); O_HDR: has one */
 	int n;			/* fields / elements */
 	struct obj **kids;
 	const char **names;
@@ -140,6 +148,20 @@ struct ltab {
 	struct p4_node *decl;	/* P4 table */
 	struct p4_loc loc;
 	uint8_t *rd, *wr;	/* PHV bits read / written (placement) */
+	uint8_t ind;		/* the match table of an action profile */
+	uint8_t hidden;		/* no P4Runtime object (a profile's member table) */
+};
+
+/* A table with an action profile or selector (indirect_apply). */
+struct ind {
+	const struct p4_node *table;
+	const struct p4_node *inst;	/* the instance, or the constructor call */
+	const char *pname;	/* the profile's control-plane name */
+	int selector, algo;
+	unsigned size, slots;	/* members; selector: group slots */
+	unsigned tsize;		/* entries of the match table */
+	unsigned max_group;	/* @max_group_size, 0 = not given */
+	struct val idx, hit;	/* member table index; the match table hit (hit/miss only) */
 };
 
 struct lact {
@@ -166,10 +188,10 @@ struct be {
 	struct p4_node *prog;
 	/* layout */
 	unsigned nhdr, nstack;
+	unsigned nstackids;	/* header stacks and stacks of header unions */
 	struct pisa_header *hdrs;
 	char **hdr_names;
 	struct pisa_stack *stacks;
-	struct obj *stack_objs[64];
 	unsigned bit;		/* next free PHV bit */
 	unsigned scratch_lo, scratch, scratch_hi;
 	struct obj *root_hdr, *root_meta, *root_sm;
@@ -220,6 +242,12 @@ struct be {
 	char **errors;
 	int nerrors;
 	int blocks;		/* counter for block names */
+	/* action profiles and selectors */
+	struct ind *inds;
+	int ninds, capinds;
+	struct pisa_rt_profile *profs;
+	int nprofs, capprofs;
+	uint16_t istart, estart;	/* ingress_start, egress_start */
 };
 
 static struct be B;
@@ -307,11 +335,15 @@ static int count_headers(const struct p4_type *t, struct p4_loc loc)
 	case TY_HEADER:
 		return 1;
 	case TY_STACK:
-		if (tres(t->elem)->kind != TY_HEADER)
-			die(loc, "unsupported construct: header stack of header unions");
-		return t->size;
+		return t->size * count_headers(t->elem, loc);
 	case TY_UNION:
-		die(loc, "unsupported construct: header_union");
+		for (f = t->decl->list; f; f = f->next) {
+			if (tres(f->type)->kind != TY_HEADER)
+				die(f->loc, "unsupported construct: %s in a header_union",
+				    p4_type_str(f->type));
+			n++;
+		}
+		return n;
 	case TY_STRUCT:
 		for (f = t->decl->list; f; f = f->next)
 			n += count_headers(f->type, f->loc);
@@ -349,7 +381,7 @@ static struct obj *lay_header(const struct p4_type *t, const char *path, struct 
 {
 	struct obj *o = new_obj(O_HDR, t, path, nfields(t));
 	const struct p4_node *f;
-	unsigned start = B.bit, bits = 0;
+	unsigned start = B.bit, bits = 0, fixed = 0;
 	int i = 0;
 
 	for (f = t->decl->list; f; f = f->next, i++) {
@@ -357,24 +389,37 @@ static struct obj *lay_header(const struct p4_type *t, const char *path, struct 
 		int w = twidth(ft);
 		struct obj *k;
 
-		if (ft->kind == TY_VARBIT)
-			die(f->loc, "unsupported construct: varbit field '%s' in header %s", f->name, t->name);
+		if (ft->kind == TY_VARBIT) {
+			/* the variable part ends the header: fixed_bytes, then up to its maximum */
+			if (f->next)
+				die(f->loc, "unsupported construct: varbit field '%s' before other fields of header %s",
+				    f->name, t->name);
+			if (ft->width % 8 || bits % 8)
+				die(f->loc, "unsupported construct: varbit field '%s' that does not start and end on a byte",
+				    f->name);
+			w = ft->width;
+			o->varbit = 1;
+		}
 		if (w <= 0)
 			die(f->loc, "unsupported construct: field '%s' of type %s in a header", f->name,
 			    p4_type_str(ft));
 		k = new_obj(O_FIELD, f->type, fmt("%s.%s", path, f->name), 0);
 		k->v = vphv(start + bits, (unsigned)w);
 		k->v.sgn = (uint8_t)tsigned(ft);
+		k->varbit = ft->kind == TY_VARBIT;
 		o->kids[i] = k;
 		o->names[i] = f->name;
+		fixed = bits;
 		bits += (unsigned)w;
 	}
 	if (bits % 8)
 		die(loc, "header %s is %u bits, not a whole number of bytes", t->name, bits);
+	if (!o->varbit)
+		fixed = bits;
 	o->hdr = (int)B.nhdr;
 	B.hdrs[B.nhdr].phv_byte = (uint16_t)(start / 8);
 	B.hdrs[B.nhdr].bytes = (uint16_t)(bits / 8);
-	B.hdrs[B.nhdr].fixed_bytes = (uint16_t)(bits / 8);
+	B.hdrs[B.nhdr].fixed_bytes = (uint16_t)(fixed / 8);
 	B.hdr_names[B.nhdr] = (char *)path;
 	B.nhdr++;
 	B.bit += bits;
@@ -392,21 +437,26 @@ static struct obj *lay_headers(const struct p4_type *t, const char *path, struct
 		return lay_header(t, path, loc);
 	if (t->kind == TY_STACK) {
 		o = new_obj(O_STACK, t, path, t->size);
-		if (B.nstack >= 64)
+		if (B.nstackids >= 64)
 			die(loc, "too many header stacks (64 at most)");
-		o->stack = (int)B.nstack;
+		o->stack = (int)B.nstackids++;
 		o->hdr = (int)B.nhdr;
-		B.stacks[B.nstack].first_header = (uint16_t)B.nhdr;
-		B.stacks[B.nstack].size = (uint16_t)t->size;
-		B.stack_objs[B.nstack++] = o;
+		/* the image knows stacks of headers (a stack of unions is its headers) */
+		if (tres(t->elem)->kind == TY_HEADER) {
+			B.stacks[B.nstack].first_header = (uint16_t)B.nhdr;
+			B.stacks[B.nstack++].size = (uint16_t)t->size;
+		}
 		for (i = 0; i < t->size; i++)
-			o->kids[i] = lay_header(t->elem, fmt("%s[%d]", path, i), loc);
+			o->kids[i] = lay_headers(t->elem, fmt("%s[%d]", path, i), loc);
 		return o;
 	}
-	o = new_obj(O_STRUCT, t, path, nfields(t));
+	/* a header_union: its members side by side, at most one of them valid */
+	o = new_obj(t->kind == TY_UNION ? O_UNION : O_STRUCT, t, path, nfields(t));
 	for (f = t->decl->list, i = 0; f; f = f->next, i++) {
 		o->kids[i] = lay_headers(f->type, fmt("%s.%s", path, f->name), f->loc);
 		o->names[i] = f->name;
+		if (o->kind == O_UNION)
+			o->kids[i]->parent = o;
 	}
 	return o;
 }
@@ -523,8 +573,12 @@ static struct obj *lookup(const struct p4_node *decl)
 /* Parser state context: next index of every stack (header stacks' next/last). */
 static int *stack_ctx;
 
-/* The object a path expression names, or NULL if it is not a path. */
-static struct obj *resolve(struct p4_node *e)
+/*
+ * The object a path expression names, or NULL if it is not a path. quiet: never an
+ * error; a stack element it cannot tell is the whole stack (peek(), for "may this
+ * touch that" questions).
+ */
+static struct obj *resolve_path(struct p4_node *e, int quiet)
 {
 	struct obj *b;
 
@@ -532,9 +586,11 @@ static struct obj *resolve(struct p4_node *e)
 	case N_NAME:
 		return e->decl ? lookup(e->decl) : NULL;
 	case N_MEMBER:
-		b = resolve(e->k[0]);
+		b = resolve_path(e->k[0], quiet);
 		if (!b)
 			return NULL;
+		if (b->kind == O_STACK && quiet)
+			return b;
 		if (b->kind == O_STACK) {
 			int i;
 
@@ -557,14 +613,16 @@ static struct obj *resolve(struct p4_node *e)
 		{
 			struct obj *k = obj_kid(b, e->name);
 
-			if (!k && b == B.root_sm)
+			if (!k && b == B.root_sm && !quiet)
 				die(e->loc, "unsupported construct: standard_metadata.%s", e->name);
 			return k;
 		}
 	case N_INDEX:
-		b = resolve(e->k[0]);
+		b = resolve_path(e->k[0], quiet);
 		if (!b || b->kind != O_STACK)
 			return NULL;
+		if (quiet && (!e->k[1]->is_const || e->k[1]->cval < 0 || e->k[1]->cval >= b->n))
+			return b;
 		if (!e->k[1]->is_const)
 			die(e->loc, "unsupported construct: header stack index that is not a constant");
 		if (e->k[1]->cval < 0 || e->k[1]->cval >= b->n)
@@ -573,6 +631,16 @@ static struct obj *resolve(struct p4_node *e)
 	default:
 		return NULL;
 	}
+}
+
+static struct obj *resolve(struct p4_node *e)
+{
+	return resolve_path(e, 0);
+}
+
+static struct obj *peek(struct p4_node *e)
+{
+	return resolve_path(e, 1);
 }
 
 /* ---- code ---- */
@@ -641,6 +709,7 @@ static void patch_jump(struct code *c, int at)
 
 static struct val compile_expr(struct code *c, struct p4_node *e);
 static struct val inline_call(struct code *c, struct p4_node *call);
+static void no_varbit(const struct obj *o, struct p4_loc loc);
 static void compile_into(struct code *c, struct p4_node *e, struct val d);
 
 static int expr_width(struct p4_node *e)
@@ -733,8 +802,33 @@ static struct obj *recv_header(struct p4_node *e)
 	if (!o)
 		die(e->loc, "unsupported construct: this header expression");
 	if (o->kind != O_HDR)
-		die(e->loc, "unsupported construct: validity of a %s", o->kind == O_STACK ? "header stack" : "struct");
+		die(e->loc, "unsupported construct: validity of a %s here",
+		    o->kind == O_STACK ? "header stack" : o->kind == O_UNION ? "header_union" : "struct");
 	return o;
+}
+
+/* Header h of a header_union becomes the valid one: its siblings become invalid. */
+static void only_valid(struct code *c, const struct obj *h)
+{
+	int i;
+
+	for (i = 0; h->parent && i < h->parent->n; i++)
+		if (h->parent->kids[i] != h)
+			emit(c, PISA_SETINVALID, 0, h->parent->kids[i]->hdr, NONE, NONE, NONE);
+}
+
+/* Every header of o (a header, a union, a stack, a struct) becomes invalid. */
+static void invalidate(struct code *c, const struct obj *o)
+{
+	int i;
+
+	if (o->kind == O_HDR) {
+		emit(c, PISA_SETINVALID, 0, o->hdr, NONE, NONE, NONE);
+		return;
+	}
+	for (i = 0; i < o->n; i++)
+		if (o->kids[i])
+			invalidate(c, o->kids[i]);
 }
 
 static struct val compile_binary(struct code *c, struct p4_node *e, struct val *dst)
@@ -794,6 +888,7 @@ static struct val compile_expr(struct code *c, struct p4_node *e)
 			die(e->loc, "unsupported construct: this expression ('%s')", e->name ? e->name : "?");
 		if (o->kind != O_FIELD)
 			die(e->loc, "unsupported construct: a header or struct used as a value");
+		no_varbit(o, e->loc);
 		return o->v;
 	case N_SLICE: {
 		unsigned W = (unsigned)expr_width(e->k[0]);
@@ -850,8 +945,19 @@ static struct val compile_expr(struct code *c, struct p4_node *e)
 	}
 	case N_CALL:
 		if (is_method_call(e, "isValid")) {
-			o = recv_header(e->k[0]->k[0]);
-			return vphv(PISA_VALID_BIT(o->hdr), 1);
+			int i;
+
+			o = resolve(e->k[0]->k[0]);
+			if (!o || o->kind != O_UNION) {
+				o = recv_header(e->k[0]->k[0]);
+				return vphv(PISA_VALID_BIT(o->hdr), 1);
+			}
+			/* a header_union is valid when one of its members is */
+			t = tmp(1, e->loc);
+			emit(c, PISA_SET, 0, 0, t, vphv(PISA_VALID_BIT(o->kids[0]->hdr), 1), NONE);
+			for (i = 1; i < o->n; i++)
+				emit(c, PISA_OR, 0, 0, t, t, vphv(PISA_VALID_BIT(o->kids[i]->hdr), 1));
+			return t;
 		}
 		if (is_method_call(e, "lookahead")) {
 			if (!stack_ctx)
@@ -914,6 +1020,14 @@ static void compile_into(struct code *c, struct p4_node *e, struct val d)
 	emit(c, PISA_SET, v.sgn && v.width < d.width ? PISA_INSN_SIGNED : 0, 0, d, v, NONE);
 }
 
+/* A varbit field (or a header with one) is only extracted and emitted. */
+static void no_varbit(const struct obj *o, struct p4_loc loc)
+{
+	if (o->varbit)
+		die(loc, "unsupported construct: %s %s used other than by extract and emit",
+		    o->kind == O_FIELD ? "varbit field" : "header with a varbit field", o->path);
+}
+
 /* The PHV bits an assignment writes. */
 static struct val lvalue(struct code *c, struct p4_node *e)
 {
@@ -929,6 +1043,7 @@ static struct val lvalue(struct code *c, struct p4_node *e)
 		die(e->loc, "unsupported construct: assignment to this expression");
 	if (o->kind != O_FIELD)
 		die(e->loc, "unsupported construct: a header or struct where a field is expected");
+	no_varbit(o, e->loc);
 	if (o->v.kind != PISA_OPND_PHV)
 		die(e->loc, "assignment to an action parameter");
 	return o->v;
@@ -957,6 +1072,8 @@ static void copy_obj(struct code *c, struct obj *d, struct obj *s, struct p4_loc
 
 	if (d->kind != s->kind || d->n != s->n)
 		die(loc, "unsupported construct: assignment between different shapes");
+	no_varbit(d, loc);
+	no_varbit(s, loc);
 	switch (d->kind) {
 	case O_FIELD:
 		if (d->v.width != s->v.width)
@@ -978,6 +1095,13 @@ static void copy_obj(struct code *c, struct obj *d, struct obj *s, struct p4_loc
 	case O_HDR:
 		if (d->hdr != s->hdr)
 			emit(c, PISA_COPYHDR, 0, d->hdr, NONE, vconst((uint64_t)s->hdr, 16), NONE);
+		if (d->parent) {
+			/* a valid copy into a union member invalidates its siblings */
+			int j = jump_if_zero(c, vphv(PISA_VALID_BIT(d->hdr), 1));
+
+			only_valid(c, d);
+			patch_jump(c, j);
+		}
 		return;
 	default:
 		for (i = 0; i < d->n; i++)
@@ -993,15 +1117,17 @@ static void assign(struct code *c, struct p4_node *l, struct p4_node *r)
 		struct obj *s = resolve(r);
 		int i;
 
-		if (r->kind == N_INVALID && d->kind == O_HDR) {
-			emit(c, PISA_SETINVALID, 0, d->hdr, NONE, NONE, NONE);
+		if (r->kind == N_INVALID && (d->kind == O_HDR || d->kind == O_UNION)) {
+			invalidate(c, d);
 			return;
 		}
-		if (r->kind == N_STRUCTEXPR && d->kind != O_STACK) {
+		if (r->kind == N_STRUCTEXPR && d->kind != O_STACK && d->kind != O_UNION) {
 			struct p4_node *ne;
 
-			if (d->kind == O_HDR)
+			if (d->kind == O_HDR) {
 				emit(c, PISA_SETVALID, 0, d->hdr, NONE, NONE, NONE);
+				only_valid(c, d);
+			}
 			for (ne = r->list; ne; ne = ne->next) {
 				struct obj *k = obj_kid(d, ne->name);
 
@@ -1047,10 +1173,26 @@ static void flist_add(struct pisa_field_list *fl, int *cap, struct val v, struct
 	}
 }
 
+/*
+ * A varbit field in a field list: allowed last in the list of a csum16 or xor16
+ * checksum (flist_varbit), where its whole area counts: the bytes past the
+ * extracted length are zero (EXTRACT_VAR), and trailing zero bytes change
+ * neither sum. flist_varbit_end: the list's length after it, to check it is last.
+ */
+static int flist_varbit;
+static int flist_varbit_end;
+
 static void flist_obj(struct pisa_field_list *fl, int *cap, struct obj *o, struct p4_loc loc)
 {
 	int i;
 
+	if (o->kind == O_FIELD && o->varbit && flist_varbit) {
+		flist_add(fl, cap, o->v, loc);
+		flist_varbit_end = fl->nfields;
+		return;
+	}
+	if (o->kind != O_HDR || !flist_varbit)
+		no_varbit(o, loc);
 	if (o->kind == O_FIELD) {
 		flist_add(fl, cap, o->v, loc);
 		return;
@@ -1094,6 +1236,8 @@ static int make_flist(struct code *c, struct p4_node *e)
 	}
 	if (!fl.nfields)
 		die(e->loc, "unsupported construct: an empty field list");
+	if (flist_varbit_end && flist_varbit_end != fl.nfields)
+		die(e->loc, "unsupported construct: a varbit field that is not the last of a checksum's field list");
 	return new_flist(&fl);
 }
 
@@ -1146,6 +1290,29 @@ static struct val preserving_flist(struct p4_node *e)
 	return vconst((uint64_t)new_flist(&fl) + 1, 8);
 }
 
+/*
+ * crc16_custom and crc32_custom start, in BMv2, as crc16 and crc32 (simple_switch's
+ * set_crc16_parameters / set_crc32_parameters change them at run time, which no
+ * switch here does): the hash unit carries those parameters.
+ */
+static void custom_crc(struct pisa_hash_unit *u)
+{
+	if (u->algo == PISA_HASH_CRC16_CUSTOM) {
+		u->crc_width = 16;
+		u->poly = 0x8005;
+		u->init = 0;
+		u->xor_out = 0;
+	} else if (u->algo == PISA_HASH_CRC32_CUSTOM) {
+		u->crc_width = 32;
+		u->poly = 0x04C11DB7;
+		u->init = 0xFFFFFFFF;
+		u->xor_out = 0xFFFFFFFF;
+	} else {
+		return;
+	}
+	u->reflect_in = u->reflect_out = 1;
+}
+
 /* ---- externs ---- */
 static struct ext *ext_of(struct p4_node *e)
 {
@@ -1183,8 +1350,7 @@ static void extern_call(struct code *c, struct p4_node *e, const char *name)
 		if (!algo->is_const)
 			die(algo->loc, "the hash algorithm must be a constant");
 		u.algo = (uint8_t)algo->cval;
-		if (u.algo == PISA_HASH_CRC16_CUSTOM || u.algo == PISA_HASH_CRC32_CUSTOM)
-			die(algo->loc, "unsupported construct: custom CRC hash without parameters");
+		custom_crc(&u);
 		u.field_list = (uint16_t)make_flist(c, nth_arg(e, 3));
 		VPUSH(B.hunits, B.nhunits, B.caphunits);
 		B.hunits[B.nhunits] = u;
@@ -1241,6 +1407,8 @@ static void method_call(struct code *c, struct p4_node *e)
 	if (!strcmp(m, "setValid") || !strcmp(m, "setInvalid")) {
 		o = recv_header(base);
 		emit(c, m[3] == 'V' ? PISA_SETVALID : PISA_SETINVALID, 0, o->hdr, NONE, NONE, NONE);
+		if (m[3] == 'V')
+			only_valid(c, o);
 		return;
 	}
 	if (!strcmp(m, "push_front") || !strcmp(m, "pop_front")) {
@@ -1252,15 +1420,15 @@ static void method_call(struct code *c, struct p4_node *e)
 		sz = o->n;
 		if (m[1] == 'u') {
 			for (i = sz - 1; i >= n; i--)
-				emit(c, PISA_COPYHDR, 0, o->kids[i]->hdr, NONE, vconst((uint64_t)o->kids[i - n]->hdr, 16), NONE);
+				copy_obj(c, o->kids[i], o->kids[i - n], e->loc);
 			for (i = 0; i < n && i < sz; i++)
-				emit(c, PISA_SETINVALID, 0, o->kids[i]->hdr, NONE, NONE, NONE);
+				invalidate(c, o->kids[i]);
 		} else {
 			for (i = 0; i + n < sz; i++)
-				emit(c, PISA_COPYHDR, 0, o->kids[i]->hdr, NONE, vconst((uint64_t)o->kids[i + n]->hdr, 16), NONE);
+				copy_obj(c, o->kids[i], o->kids[i + n], e->loc);
 			for (i = sz - n; i < sz; i++)
 				if (i >= 0)
-					emit(c, PISA_SETINVALID, 0, o->kids[i]->hdr, NONE, NONE, NONE);
+					invalidate(c, o->kids[i]);
 		}
 		return;
 	}
@@ -1327,14 +1495,251 @@ static void call_stmt(struct code *c, struct p4_node *e)
 	die(e->loc, "unsupported construct: this call");
 }
 
+/* ---- aliasing of header and struct arguments ---- */
+
+/* Marks o's PHV bits in set (mark), or sets *hit when one of them is set. */
+static void obj_bits(const struct obj *o, uint8_t *set, int mark, int *hit)
+{
+	unsigned off = 0, w = 0, i;
+	int k;
+
+	if (o->kind == O_FIELD && o->v.kind == PISA_OPND_PHV) {
+		off = o->v.off;
+		w = o->v.width;
+	} else if (o->kind == O_HDR) {
+		off = B.hdrs[o->hdr].phv_byte * 8u;
+		w = B.hdrs[o->hdr].bytes * 8u;
+		i = PISA_VALID_BIT(o->hdr);
+		if (mark)
+			set[i / 8] |= (uint8_t)(0x80 >> (i % 8));
+		else if (set && set[i / 8] & (0x80 >> (i % 8)))
+			*hit = 1;
+	} else {
+		for (k = 0; k < o->n; k++)
+			if (o->kids[k])
+				obj_bits(o->kids[k], set, mark, hit);
+		return;
+	}
+	for (i = off; set && i < off + w; i++) {
+		if (mark)
+			set[i / 8] |= (uint8_t)(0x80 >> (i % 8));
+		else if (set[i / 8] & (0x80 >> (i % 8)))
+			*hit = 1;
+	}
+}
+
+static int touches(struct p4_node *n, uint8_t *set, int writes, int w, int depth);
+
+/* touches() on n alone, not on the nodes after it */
+static int touches1(struct p4_node *n, uint8_t *set, int writes, int w, int depth)
+{
+	struct p4_node *nx;
+	int r;
+
+	if (!n)
+		return 0;
+	nx = n->next;
+	n->next = NULL;
+	r = touches(n, set, writes, w, depth);
+	n->next = nx;
+	return r;
+}
+
+/* A call: its receiver, its arguments (written through out/inout parameters) and,
+ * for an action or function, what its body touches. */
+static int call_touches(struct p4_node *e, uint8_t *set, int writes, int depth)
+{
+	struct p4_node *callee = e->k[0], *d = NULL, *x, *p, *body;
+	int i;
+
+	if (callee->kind == N_MEMBER) {
+		const char *m = callee->name;
+		const struct p4_type *bt = tres(callee->k[0]->type);
+		int wr = !strcmp(m, "setValid") || !strcmp(m, "setInvalid") ||
+			 !strcmp(m, "push_front") || !strcmp(m, "pop_front");
+
+		if (touches1(callee->k[0], set, writes, wr, depth))
+			return 1;
+		if (bt && bt->kind == TY_EXTERN && bt->decl)
+			for (d = bt->decl->list; d; d = d->next)
+				if (d->kind == N_METHOD && !strcmp(d->name, m))
+					break;
+	} else {
+		d = callee->decl;
+	}
+	for (x = e->list, i = 0; x; x = x->next, i++) {
+		struct p4_node *a = x->kind == N_NAMEDEXPR ? x->k[0] : x;
+		int k = 0;
+
+		/* the parameter: by name or by place; unknown ones may write */
+		for (p = d ? d->list : NULL; p; p = p->next, k++)
+			if (x->kind == N_NAMEDEXPR ? !strcmp(p->name, x->name) : k == i)
+				break;
+		if (touches1(a, set, writes, !p || p->op == D_OUT || p->op == D_INOUT, depth))
+			return 1;
+	}
+	if (d && (d->kind == N_ACTION || d->kind == N_FUNCTION) && depth < 16) {
+		body = d->kind == N_FUNCTION ? d->k[1] : d->k[0];
+		return touches(body, set, writes, 0, depth + 1);
+	}
+	return 0;
+}
+
+/*
+ * Does code n reach a PHV bit of set through a name (writes only: by writing it)?
+ * The parameters of the action being inlined are not bound yet, so what the body
+ * reaches through them does not count: only the other names do.
+ */
+static int touches(struct p4_node *n, uint8_t *set, int writes, int w, int depth)
+{
+	int hit = 0, i;
+
+	for (; n && !hit; n = n->next) {
+		struct obj *o = NULL;
+
+		if (n->kind == N_NAME || n->kind == N_MEMBER || n->kind == N_INDEX)
+			o = peek(n);
+		if (o) {
+			if (w || !writes)
+				obj_bits(o, set, 0, &hit);
+			continue;
+		}
+		if (n->kind == N_ASSIGN) {
+			hit = touches1(n->k[0], set, writes, 1, depth) ||
+			      touches1(n->k[1], set, writes, 0, depth);
+			continue;
+		}
+		if (n->kind == N_CALL) {
+			hit = call_touches(n, set, writes, depth);
+			continue;
+		}
+		for (i = 0; i < 4 && !hit; i++)
+			hit = touches1(n->k[i], set, writes, w, depth);
+		if (!hit)
+			hit = touches(n->list, set, writes, 0, depth);
+	}
+	return hit;
+}
+
+/*
+ * Whether header or struct argument o of parameter p needs a copy: the body of d
+ * (or another argument of the call) reaches o's bits through another name. An in
+ * parameter only minds writes through other names.
+ */
+static int aliased(struct p4_node *call, struct p4_node *d, struct p4_node *p, struct obj *o,
+		   struct p4_node *arg)
+{
+	uint8_t *set = zalloc(8192);
+	struct p4_node *x;
+	int hit = 0;
+
+	obj_bits(o, set, 1, NULL);
+	for (x = call->list; x && !hit; x = x->next) {
+		struct p4_node *a = x->kind == N_NAMEDEXPR ? x->k[0] : x;
+		struct obj *ao = a == arg ? NULL : peek(a);
+
+		if (ao)
+			obj_bits(ao, set, 0, &hit);
+	}
+	return hit || touches(d->kind == N_FUNCTION ? d->k[1] : d->k[0], set, p->op == D_IN, 0, 0);
+}
+
+static int has_headers(const struct obj *o)
+{
+	int i;
+
+	if (o->kind == O_HDR)
+		return 1;
+	for (i = 0; i < o->n; i++)
+		if (o->kids[i] && has_headers(o->kids[i]))
+			return 1;
+	return 0;
+}
+
+/* A struct of scalars shaped like o, in temporaries. */
+static struct obj *tmp_obj(const struct obj *o, struct p4_loc loc)
+{
+	struct obj *t;
+	int i;
+
+	if (o->kind == O_FIELD) {
+		t = field_obj(tmp(o->v.width, loc), o->type);
+		t->v.sgn = o->v.sgn;
+		return t;
+	}
+	t = new_obj(o->kind, o->type, o->path, o->n);
+	for (i = 0; i < o->n; i++) {
+		t->names[i] = o->names[i];
+		t->kids[i] = o->kids[i] ? tmp_obj(o->kids[i], loc) : NULL;
+	}
+	return t;
+}
+
+/* The entry state of an out argument: fields 0 (as BMv2 initializes locals),
+ * headers invalid. */
+static void out_init(struct code *c, const struct obj *o)
+{
+	unsigned done;
+	int i;
+
+	if (o->kind == O_HDR) {
+		emit(c, PISA_SETINVALID, 0, o->hdr, NONE, NONE, NONE);
+		return;
+	}
+	if (o->kind == O_FIELD) {
+		for (done = 0; done < o->v.width; done += 64)
+			emit(c, PISA_SET, 0, 0, slice(o->v, o->v.width, o->v.width - 1 - done,
+			     o->v.width - done > 64 ? o->v.width - done - 64 : 0), vconst(0, 1), NONE);
+		return;
+	}
+	for (i = 0; i < o->n; i++)
+		if (o->kids[i])
+			out_init(c, o->kids[i]);
+}
+
 /*
  * Inlines an action or function with the spec's copy-in/copy-out: every scalar
  * argument gets a temporary; inout ones are copied in, out ones start at 0 (as BMv2
  * initializes locals), and both are copied back to the caller's lvalue when the body
  * ends, so writes through another name during the call are overwritten as the spec
- * says. Header and struct arguments still alias the caller's object.
+ * says. A header or struct argument is the caller's object itself unless the body
+ * (or another argument) reaches that object through another name (aliased()): then
+ * a struct of scalars is copied in and out like a scalar, and a header is refused
+ * by name. An out argument starts as out_init() says.
  */
 #define MAX_COPY_OUT 64
+
+/* What parameter p of d binds to for header or struct argument o (expression a). */
+static struct obj *copy_in(struct code *c, struct p4_node *call, struct p4_node *d,
+			   struct p4_node *p, struct obj *o, struct p4_node *a,
+			   struct obj **out_dst, struct obj **out_tmp, int *nout)
+{
+	struct obj *t;
+
+	if (o->kind == O_FIELD)
+		return o;
+	if (!aliased(call, d, p, o, a)) {
+		if (p->op == D_OUT)
+			out_init(c, o);
+		return o;
+	}
+	if (has_headers(o))
+		die(a->loc, "unsupported construct: %s %s is also reached through another name in %s: copy-in/copy-out of headers",
+		    p->op == D_IN ? "in argument" : "argument", o->path ? o->path : p->name, d->name);
+	t = tmp_obj(o, a->loc);
+	if (p->op == D_OUT)
+		out_init(c, t);
+	else
+		copy_obj(c, t, o, a->loc);
+	if (p->op != D_IN) {
+		if (*nout == MAX_COPY_OUT)
+			die(a->loc, "unsupported construct: more than %d out/inout arguments", MAX_COPY_OUT);
+		out_dst[*nout] = o;
+		out_tmp[(*nout)++] = t;
+	}
+	return t;
+}
+
 static struct val inline_call(struct code *c, struct p4_node *call)
 {
 	struct p4_node *d = call->k[0]->decl, *p, *body;
@@ -1386,6 +1791,7 @@ static struct val inline_call(struct code *c, struct p4_node *call)
 				o = resolve(a);
 				if (!o)
 					die(a->loc, "unsupported construct: this out argument");
+				o = copy_in(c, call, d, p, o, a, out_dst, out_tmp, &nout);
 			}
 		} else if (twidth(p->type) > 0) {
 			int w = twidth(p->type);
@@ -1401,6 +1807,7 @@ static struct val inline_call(struct code *c, struct p4_node *call)
 			o = resolve(a);
 			if (!o)
 				die(a->loc, "unsupported construct: this argument");
+			o = copy_in(c, call, d, p, o, a, out_dst, out_tmp, &nout);
 		}
 		bind_push(p, o);
 	}
@@ -1936,38 +2343,20 @@ static struct ext *ext_by_decl(const struct p4_node *d)
 	return NULL;
 }
 
-static int table_apply(struct p4_node *call)
+/* The key elements of table d into t and its runtime keys; `selector` keys go to
+ * sel (the action selector's hash inputs) when sel is given. */
+static void table_keys(struct ltab *lt, struct p4_node *d, struct pisa_field_list *sel, int *selcap)
 {
-	struct p4_node *d = call->k[0]->k[0]->decl, *p, *x, *dflt;
-	struct pisa_table *t;
-	struct ltab *lt;
-	int id, nk = 0, na = 0, i, aid;
-	unsigned size = 1024, kbits = 0, adata = 0;
+	struct pisa_table *t = &lt->t;
+	struct p4_node *p = prop(d, PR_KEY, NULL), *x;
+	unsigned kbits = 0;
+	int nk = 0;
 
-	if (!d || d->kind != N_TABLE)
-		die(call->loc, "unsupported construct: this apply");
-	block_close();
-	id = new_table(call->loc);
-	lt = &B.tabs[id];
-	lt->decl = d;
-	lt->rt.name = (char *)rt_name(d, B.ctl_name);
-	for (i = 0; i < id; i++)
-		if (B.tabs[i].decl == d)
-			die(call->loc, "unsupported construct: table %s applied twice", d->name);
-	t = &lt->t;
-	if (prop(d, PR_OTHER, "implementation"))
-		die(prop(d, PR_OTHER, "implementation")->loc,
-		    "unsupported construct: action profiles and selectors (table %s)", d->name);
-	if ((p = prop(d, PR_OTHER, "size")))
-		size = (unsigned)p->k[0]->cval;
-	if (!size)
-		size = 1;
-	p = prop(d, PR_KEY, NULL);
 	for (x = p ? p->list : NULL; x; x = x->next)
 		nk++;
 	t->keys = zalloc(sizeof(*t->keys) * (size_t)(nk + 1));
 	lt->rt.keys = zalloc(sizeof(*lt->rt.keys) * (size_t)(nk + 1));
-	t->mem = nk ? PISA_MEM_HASH : PISA_MEM_NONE;
+	t->mem = PISA_MEM_NONE;
 	for (x = p ? p->list : NULL; x; x = x->next) {
 		struct pisa_key_field *kf = &t->keys[t->nkeys];
 		struct p4_node *ke = x->k[0];
@@ -1989,6 +2378,13 @@ static int table_apply(struct p4_node *call)
 		}
 		if (v.width > 64)
 			die(ke->loc, "unsupported construct: table key field wider than 64 bits");
+		if (!strcmp(x->name, "selector")) {
+			if (!sel)
+				die(x->loc, "a selector key in table %s, which has no action_selector",
+				    d->name);
+			flist_add(sel, selcap, v, ke->loc);
+			continue;
+		}
 		kf->field.bitoff = v.off;
 		kf->field.width = (uint16_t)v.width;
 		if (!strcmp(x->name, "exact"))
@@ -2003,6 +2399,8 @@ static int table_apply(struct p4_node *call)
 			kf->match = PISA_MATCH_OPTIONAL;
 		else
 			die(x->loc, "unsupported construct: match kind %s", x->name);
+		if (t->mem == PISA_MEM_NONE)
+			t->mem = PISA_MEM_HASH;
 		if (kf->match != PISA_MATCH_EXACT)
 			t->mem = PISA_MEM_TCAM;
 		lt->rt.keys[t->nkeys].name = (char *)(an ? an : expr_str(ke));
@@ -2013,19 +2411,11 @@ static int table_apply(struct p4_node *call)
 	}
 	lt->rt.nkeys = t->nkeys;
 	t->key_bits = (uint16_t)kbits;
-	lt->rt.size = size;
-	/* const entries never change: rows for them alone, whatever size says, so immutable
-	 * tables fit small boards; a hash table gets 4 rows per entry because const entries
-	 * are placed in the first free way only (no cuckoo moves) */
-	if ((p = prop(d, PR_ENTRIES, NULL)) && (p->flags & NF_CONST_ENTRIES) && t->mem != PISA_MEM_NONE) {
-		unsigned n = 0;
+}
 
-		for (x = p->list; x; x = x->next)
-			n++;
-		n = t->mem == PISA_MEM_HASH ? 4 * n : n;
-		if (n < size)
-			size = n ? n : 1;
-	}
+/* Rows for `size` entries: a hash table gets up to 4 ways of a power of two each. */
+static void table_rows(struct pisa_table *t, unsigned size)
+{
 	if (t->mem == PISA_MEM_HASH) {
 		unsigned ways = size < 4 ? size : 4, per = (size + ways - 1) / ways, wb = 0;
 
@@ -2037,12 +2427,22 @@ static int table_apply(struct p4_node *call)
 	} else if (t->mem == PISA_MEM_TCAM) {
 		t->rows = size;
 	}
-	/* actions */
-	p = prop(d, PR_ACTIONS, NULL);
-	dflt = prop(d, PR_OTHER, "default_action");
+}
+
+/* The actions list and default action of P4 table d, into image table id. */
+static void table_actions(int id, struct p4_node *d)
+{
+	struct p4_node *p = prop(d, PR_ACTIONS, NULL), *x;
+	struct p4_node *dflt = prop(d, PR_OTHER, "default_action");
+	struct p4_node *dc = dflt ? dflt->k[0] : NULL;
+	struct p4_node *dd = dc ? (dc->kind == N_CALL ? dc->k[0]->decl : dc->decl) : noaction_decl;
+	struct pisa_table *t;
+	unsigned adata = 0;
+	int na = 0, aid;
+
 	for (x = p ? p->list : NULL; x; x = x->next)
 		na++;
-	t->actions = zalloc(sizeof(*t->actions) * (size_t)(na + 2));
+	B.tabs[id].t.actions = zalloc(sizeof(struct pisa_table_action) * (size_t)(na + 2));
 	for (x = p ? p->list : NULL; x; x = x->next) {
 		if (x->list)
 			die(x->loc, "unsupported construct: directional arguments in a table's actions list");
@@ -2056,28 +2456,32 @@ static int table_apply(struct p4_node *call)
 		if (B.acts[aid].a.adata_bits > adata)
 			adata = B.acts[aid].a.adata_bits;
 	}
-	{
-		struct p4_node *dc = dflt ? dflt->k[0] : NULL;
-		struct p4_node *dd = dc ? (dc->kind == N_CALL ? dc->k[0]->decl : dc->decl) : noaction_decl;
-
-		if (!dd)
-			die(d->loc, "table %s has no default action and NoAction is not declared", d->name);
-		aid = table_action_id(dd);
-		t = &B.tabs[id].t;
-		if (find_table_action(t, aid) < 0) {
-			t->actions[t->nactions].action = (uint16_t)aid;
-			t->actions[t->nactions].next = PISA_NEXT_END;
-			t->actions[t->nactions].flags = PISA_TA_DEFAULT_ONLY;
-			t->nactions++;
-		}
-		t->adata_bits = (uint16_t)adata;
-		t->default_action = (uint16_t)aid;
-		t->default_adata_len = (uint16_t)((adata + 7) / 8);
-		t->default_adata = zalloc(t->default_adata_len + 1u);
-		fill_adata(t->default_adata, dc, aid);
-		B.tabs[id].rt.const_default = dflt && (dflt->flags & NF_DEFAULT_CONST) ? 1 : 0;
+	if (!dd)
+		die(d->loc, "table %s has no default action and NoAction is not declared", d->name);
+	aid = table_action_id(dd);
+	t = &B.tabs[id].t;
+	if (find_table_action(t, aid) < 0) {
+		t->actions[t->nactions].action = (uint16_t)aid;
+		t->actions[t->nactions].next = PISA_NEXT_END;
+		t->actions[t->nactions].flags = PISA_TA_DEFAULT_ONLY;
+		t->nactions++;
 	}
-	/* direct resources */
+	if (B.acts[aid].a.adata_bits > adata)
+		adata = B.acts[aid].a.adata_bits;
+	t->adata_bits = (uint16_t)adata;
+	t->default_action = (uint16_t)aid;
+	t->default_adata_len = (uint16_t)((adata + 7) / 8);
+	t->default_adata = zalloc(t->default_adata_len + 1u);
+	fill_adata(t->default_adata, dc, aid);
+	B.tabs[id].rt.const_default = dflt && (dflt->flags & NF_DEFAULT_CONST) ? 1 : 0;
+}
+
+/* The direct counter and meter of P4 table d, attached to image table id. */
+static void table_direct(int id, struct p4_node *d)
+{
+	struct pisa_table *t = &B.tabs[id].t;
+	struct p4_node *p;
+
 	if ((p = prop(d, PR_OTHER, "counters"))) {
 		struct ext *xe = p->k[0]->decl ? ext_by_decl(p->k[0]->decl) : NULL;
 
@@ -2102,6 +2506,9 @@ static int table_apply(struct p4_node *call)
 			die(p->loc, "meters must name a direct_meter");
 		if (xe->id >= 0)
 			die(p->loc, "unsupported construct: direct meter %s shared by two tables", xe->name);
+		if (B.tabs[id].ind)
+			die(p->loc, "unsupported construct: a direct meter on table %s, which has an action profile",
+			    d->name);
 		VPUSH(B.mtrs, B.nmtrs, B.capmtrs);
 		VPUSH(B.rt_mtrs, B.nmtrs, B.capmtrs2);
 		B.mtrs[B.nmtrs].kind = (uint8_t)xe->ctype;
@@ -2112,9 +2519,217 @@ static int table_apply(struct p4_node *call)
 		xe->id = B.nmtrs;
 		t->direct_meter = (int16_t)B.nmtrs++;
 	}
+}
+
+/* A compiler-made action of table id: params of w bits each, packed from bit 0. */
+static int made_action(int id, const char *name, const char *const *params, int np, unsigned w,
+		       struct code *c)
+{
+	struct pisa_table *t;
+	struct lact *la;
+	int i;
+
+	VPUSH(B.acts, B.nacts, B.capacts);
+	la = &B.acts[B.nacts];
+	memset(la, 0, sizeof(*la));
+	la->a.insns = c->v;
+	la->a.ninsns = (uint16_t)c->n;
+	la->a.adata_bits = (uint16_t)(w * (unsigned)np);
+	la->rt.name = (char *)name;
+	la->rt.params = zalloc(sizeof(*la->rt.params) * (size_t)(np + 1));
+	for (i = 0; i < np; i++) {
+		la->rt.params[i].name = (char *)params[i];
+		la->rt.params[i].width = (uint16_t)w;
+		la->rt.params[i].adata_off = (uint16_t)(w * (unsigned)i);
+	}
+	la->rt.nparams = (uint16_t)np;
+	t = &B.tabs[id].t;
+	t->actions[t->nactions].action = (uint16_t)B.nacts;
+	t->actions[t->nactions].next = PISA_NEXT_END;
+	t->nactions++;
+	if (la->a.adata_bits > t->adata_bits)
+		t->adata_bits = la->a.adata_bits;
+	return B.nacts++;
+}
+
+/*
+ * A table with an action profile or selector (docs/architecture.md, "Action
+ * profiles and selectors"): the match table T, whose entries run $member(index)
+ * or $group(base, size) (a hash of the selector keys picks one of the group's
+ * slots), then the member table M, exact on that index, which runs the P4 action.
+ * An index with no member (the all-ones index, T's initial default) misses in M,
+ * which runs the P4 default action. Returns M, or, when hit/miss is asked for, a
+ * gateway on a flag that T's hit sets.
+ */
+static int indirect_apply(struct p4_node *call, struct p4_node *d, struct ind *in, int want_hit)
+{
+	static const char *const mparams[] = { "index" }, *const gparams[] = { "base", "size" };
+	struct pisa_field_list sel = { 0, NULL };
+	struct pisa_rt_profile *pr;
+	struct code cm = { 0 }, cg = { 0 };
+	struct p4_node *p;
+	int tid, mid, selcap = 0, h, gid = -1, mbr;
+	unsigned w = in->idx.width, n = in->size + in->slots;
+	uint64_t none = (1ull << w) - 1;
+
+	if ((p = prop(d, PR_ENTRIES, NULL)))
+		die(p->loc, "unsupported construct: entries in table %s, which has an action profile",
+		    d->name);
+	tid = new_table(call->loc);
+	B.tabs[tid].decl = d;
+	B.tabs[tid].ind = 1;
+	B.tabs[tid].rt.name = (char *)rt_name(d, B.ctl_name);
+	table_keys(&B.tabs[tid], d, in->selector ? &sel : NULL, &selcap);
+	if (in->selector && !sel.nfields)
+		die(d->loc, "table %s has an action_selector but no selector keys", d->name);
+	B.tabs[tid].rt.size = in->tsize;
+	table_rows(&B.tabs[tid].t, in->tsize);
+	B.tabs[tid].t.actions = zalloc(sizeof(struct pisa_table_action) * 3);
+	/* $member: the member's (or the no-member) index */
+	emit(&cm, PISA_SET, 0, 0, in->idx, (struct val){ .kind = PISA_OPND_ADATA, .width = w }, NONE);
+	mbr = made_action(tid, fmt("%s$member", B.tabs[tid].rt.name), mparams, 1, w, &cm);
+	if (in->selector) {
+		struct val base = { .kind = PISA_OPND_ADATA, .width = w };
+		struct val size = { .kind = PISA_OPND_ADATA, .off = (uint16_t)w, .width = w };
+
+		VPUSH(B.hunits, B.nhunits, B.caphunits);
+		memset(&B.hunits[B.nhunits], 0, sizeof(B.hunits[B.nhunits]));
+		B.hunits[B.nhunits].algo = (uint8_t)in->algo;
+		custom_crc(&B.hunits[B.nhunits]);
+		B.hunits[B.nhunits].field_list = (uint16_t)new_flist(&sel);
+		h = B.nhunits++;
+		emit(&cg, PISA_HASH, 0, h, in->idx, base, size);
+		gid = made_action(tid, fmt("%s$group", B.tabs[tid].rt.name), gparams, 2, w, &cg);
+	}
+	B.tabs[tid].t.default_action = (uint16_t)mbr;
+	B.tabs[tid].t.default_adata_len = (uint16_t)((B.tabs[tid].t.adata_bits + 7) / 8);
+	B.tabs[tid].t.default_adata = zalloc(B.tabs[tid].t.default_adata_len + 1u);
+	pisa_bits_set(B.tabs[tid].t.default_adata, 0, w, none);
+	{
+		struct p4_node *dflt = prop(d, PR_OTHER, "default_action");
+
+		B.tabs[tid].rt.const_default = dflt && (dflt->flags & NF_DEFAULT_CONST) ? 1 : 0;
+	}
+	table_direct(tid, d);
+	/* T -> (flag) -> M */
+	npend = 0;
+	if (want_hit) {
+		int hb;
+
+		pend_add(tid, 0);
+		hb = block_get(call->loc);
+		emit(&B.tabs[hb].code, PISA_SET, 0, 0, in->hit, vconst(1, 1), NONE);
+		block_close();
+		pend_add(tid, 1);
+	} else {
+		pend_add(tid, 0);
+		pend_add(tid, 1);
+	}
+	mid = new_table(call->loc);
+	B.tabs[mid].decl = d;
+	B.tabs[mid].hidden = 1;
+	B.tabs[mid].rt.name = fmt("%s$members", in->pname);
+	B.tabs[mid].rt.size = n;
+	B.tabs[mid].t.mem = PISA_MEM_HASH;
+	B.tabs[mid].t.nkeys = 1;
+	B.tabs[mid].t.keys = zalloc(sizeof(struct pisa_key_field));
+	B.tabs[mid].t.keys[0].field.bitoff = in->idx.off;
+	B.tabs[mid].t.keys[0].field.width = (uint16_t)w;
+	B.tabs[mid].t.key_bits = (uint16_t)w;
+	B.tabs[mid].rt.nkeys = 1;
+	B.tabs[mid].rt.keys = zalloc(sizeof(struct pisa_rt_key));
+	B.tabs[mid].rt.keys[0].name = "index";
+	B.tabs[mid].rt.keys[0].width = (uint16_t)w;
+	/* a quarter more rows than indices: cuckoo placement needs some room */
+	table_rows(&B.tabs[mid].t, n + n / 4 + 1);
+	table_actions(mid, d);
+	B.tabs[mid].rt.const_default = 1;
+	VPUSH(B.profs, B.nprofs, B.capprofs);
+	pr = &B.profs[B.nprofs];
+	memset(pr, 0, sizeof(*pr));
+	pr->name = (char *)in->pname;
+	pr->p4info_id = 0x11u << 24 | (uint32_t)(B.nprofs + 1);
+	pr->with_selector = (uint8_t)in->selector;
+	pr->size = in->size;
+	pr->slots = in->slots;
+	pr->max_group_size = in->max_group;
+	pr->member_table = (uint16_t)mid;
+	pr->ntables = 1;
+	pr->tables = zalloc(sizeof(*pr->tables));
+	pr->tables[0].table = (uint16_t)tid;
+	pr->tables[0].member_action = (uint16_t)mbr;
+	pr->tables[0].group_action = gid < 0 ? PISA_NO_ACTION : (uint16_t)gid;
+	B.nprofs++;
+	if (!want_hit)
+		return mid;
+	npend = 0;
+	pend_add(mid, 0);
+	pend_add(mid, 1);
+	h = block_get(call->loc);
+	B.tabs[h].t.next_mode = PISA_NEXT_COND;
+	B.tabs[h].t.cond.bitoff = in->hit.off;
+	B.tabs[h].t.cond.width = 1;
+	cur_block = -1;
+	return h;
+}
+
+static struct ind *ind_of(const struct p4_node *d)
+{
+	int i;
+
+	for (i = 0; i < B.ninds; i++)
+		if (B.inds[i].table == d)
+			return &B.inds[i];
+	return NULL;
+}
+
+/* Applies table d; returns the image table whose hit/miss or action says what ran. */
+static int table_apply(struct p4_node *call, int want_hit)
+{
+	struct p4_node *d = call->k[0]->k[0]->decl, *p, *x;
+	struct pisa_table *t;
+	struct ltab *lt;
+	struct ind *in;
+	int id, i;
+	unsigned size = 1024;
+
+	if (!d || d->kind != N_TABLE)
+		die(call->loc, "unsupported construct: this apply");
+	block_close();
+	for (i = 0; i < B.ntabs; i++)
+		if (B.tabs[i].decl == d)
+			die(call->loc, "unsupported construct: table %s applied twice", d->name);
+	if ((in = ind_of(d)))
+		return indirect_apply(call, d, in, want_hit);
+	id = new_table(call->loc);
+	lt = &B.tabs[id];
+	lt->decl = d;
+	lt->rt.name = (char *)rt_name(d, B.ctl_name);
+	t = &lt->t;
+	if ((p = prop(d, PR_OTHER, "size")))
+		size = (unsigned)p->k[0]->cval;
+	if (!size)
+		size = 1;
+	table_keys(lt, d, NULL, NULL);
+	lt->rt.size = size;
+	/* const entries never change: rows for them alone, whatever size says, so immutable
+	 * tables fit small boards; a hash table gets 4 rows per entry because const entries
+	 * are placed in the first free way only (no cuckoo moves) */
+	if ((p = prop(d, PR_ENTRIES, NULL)) && (p->flags & NF_CONST_ENTRIES) && t->mem != PISA_MEM_NONE) {
+		unsigned n = 0;
+
+		for (x = p->list; x; x = x->next)
+			n++;
+		n = t->mem == PISA_MEM_HASH ? 4 * n : n;
+		if (n < size)
+			size = n ? n : 1;
+	}
+	table_rows(t, size);
+	table_actions(id, d);
+	table_direct(id, d);
 	if ((p = prop(d, PR_ENTRIES, NULL))) {
 		B.tabs[id].rt.const_entries = (p->flags & NF_CONST_ENTRIES) ? 1 : 0;
-		if (t->mem == PISA_MEM_NONE)
+		if (B.tabs[id].t.mem == PISA_MEM_NONE)
 			die(p->loc, "entries in a keyless table");
 		const_entries(id, p);
 	}
@@ -2226,7 +2841,7 @@ static void tstmt(struct p4_node *s)
 		return;
 	case N_CALLSTMT:
 		if (is_method_call(s->k[0], "apply")) {
-			id = table_apply(s->k[0]);
+			id = table_apply(s->k[0], 0);
 			pend_add(id, 0);
 			pend_add(id, 1);
 			return;
@@ -2237,7 +2852,7 @@ static void tstmt(struct p4_node *s)
 
 		tc = hit_cond(s->k[0], &on_hit);
 		if (tc) {
-			id = table_apply(tc);
+			id = table_apply(tc, 1);
 			yes.tab = no.tab = id;
 			yes.which = on_hit ? 0 : 1;
 			no.which = on_hit ? 1 : 0;
@@ -2280,7 +2895,7 @@ static void tstmt(struct p4_node *s)
 
 		if (!(e->kind == N_MEMBER && !strcmp(e->name, "action_run") && is_method_call(e->k[0], "apply")))
 			die(s->loc, "unsupported construct: switch on a value around table applies");
-		id = table_apply(e->k[0]);
+		id = table_apply(e->k[0], 0);
 		t = &B.tabs[id].t;
 		t->next_mode = PISA_NEXT_ACTION;
 		covered = zalloc(sizeof(int) * (size_t)(t->nactions + 1));
@@ -2422,6 +3037,8 @@ static void declare_externs(struct p4_node *ctl)
 				die(d->loc, "%s needs a constant type", t->name);
 			x.kind = t->name[7] == 'm' ? 4 : 3;
 			x.ctype = (int)a1->cval;
+		} else if (!strcmp(t->name, "action_profile") || !strcmp(t->name, "action_selector")) {
+			continue;	/* lowered with the table that names it (find_indirect) */
 		} else if (!strcmp(t->name, "register")) {
 			int w = t->nargs > 0 ? twidth(t->args[0]) : -1;
 
@@ -2443,6 +3060,97 @@ static void declare_externs(struct p4_node *ctl)
 		}
 		VPUSH(B.exts, B.nexts, B.capexts);
 		B.exts[B.nexts++] = x;
+	}
+}
+
+/* A constant argument of a profile's constructor. */
+static unsigned prof_arg(struct p4_node *args, int n, struct p4_node *at, const char *what)
+{
+	while (args && n--)
+		args = args->next;
+	if (args && args->kind == N_NAMEDEXPR)
+		args = args->k[0];
+	if (!args || !args->is_const || args->cval < 1 || args->cval > (1 << 20))
+		die(args ? args->loc : at->loc, "the %s of an action profile must be a constant 1..%d",
+		    what, 1 << 20);
+	return (unsigned)args->cval;
+}
+
+/*
+ * The tables of control ctl with an `implementation`: their profiles, and PHV
+ * bits for the member index and the hit flag (laid out before the scratch area,
+ * so that placement sees the match table write what the member table reads).
+ */
+static void find_indirect(struct p4_node *ctl)
+{
+	const char *cname = rt_name(ctl, NULL);
+	struct p4_node *d, *p, *v, *args;
+	const struct p4_node *a;
+	int i;
+
+	for (d = ctl->list4; d; d = d->next) {
+		struct ind in;
+		unsigned n;
+
+		if (d->kind != N_TABLE || !(p = prop(d, PR_OTHER, "implementation")))
+			continue;
+		memset(&in, 0, sizeof(in));
+		in.table = d;
+		v = p->k[0];
+		if (v->kind == N_CALL && v->k[0]->kind == N_NAME) {
+			/* an anonymous profile has its table's name, as in p4c's P4Info */
+			in.inst = v;
+			in.pname = rt_name(d, cname);
+			args = v->list;
+			in.selector = !strcmp(v->k[0]->name, "action_selector");
+			if (!in.selector && strcmp(v->k[0]->name, "action_profile"))
+				die(v->loc, "implementation must be an action_profile or action_selector");
+		} else if (v->kind == N_NAME && v->decl && v->decl->kind == N_INSTANCE &&
+			   v->decl->type && v->decl->type->name &&
+			   (!strcmp(v->decl->type->name, "action_profile") ||
+			    !strcmp(v->decl->type->name, "action_selector"))) {
+			in.inst = v->decl;
+			in.pname = rt_name(v->decl, cname);
+			args = v->decl->list;
+			in.selector = !strcmp(v->decl->type->name, "action_selector");
+		} else {
+			die(v->loc, "implementation must be an action_profile or action_selector");
+		}
+		for (i = 0; i < B.ninds; i++)
+			if (B.inds[i].inst == in.inst)
+				die(p->loc, "unsupported construct: action profile %s shared by tables %s and %s",
+				    in.pname, B.inds[i].table->name, d->name);
+		if (in.selector) {
+			struct p4_node *algo = args;
+
+			if (algo && algo->kind == N_NAMEDEXPR)
+				algo = algo->k[0];
+			if (!algo || !algo->is_const)
+				die(v->loc, "the hash algorithm of an action_selector must be a constant");
+			in.algo = (int)algo->cval;
+			in.size = prof_arg(args, 1, v, "size");
+			/* as many group slots as members: a group holds each member once */
+			in.slots = in.size;
+		} else {
+			in.size = prof_arg(args, 0, v, "size");
+		}
+		/* @max_group_size on the instance, or on the table of an anonymous one */
+		for (a = in.inst->kind == N_INSTANCE ? in.inst->annots : d->annots; a; a = a->next)
+			if (!strcmp(a->name, "max_group_size") && a->text)
+				in.max_group = (unsigned)strtoul(a->text, NULL, 0);
+		in.tsize = 1024;
+		if ((p = prop(d, PR_OTHER, "size")))
+			in.tsize = p->k[0]->cval > 0 ? (unsigned)p->k[0]->cval : 1;
+		/* indices 0 .. size + slots - 1, and all ones for no member */
+		n = in.size + in.slots;
+		for (i = 1; (1ull << i) <= n; i++)
+			;
+		in.idx = vphv(B.bit, (unsigned)i);
+		B.bit += (unsigned)i;
+		in.hit = vphv(B.bit, 1);
+		B.bit++;
+		VPUSH(B.inds, B.ninds, B.capinds);
+		B.inds[B.ninds++] = in;
 	}
 }
 
@@ -2524,14 +3232,23 @@ static void lower_checksums(struct p4_node *ctl, int kind)
 		ck.cond.off = cond.off;
 		ck.cond.width = (uint16_t)cond.width;
 		ck.cond.value = cond.v;
+		if (!nth_arg(e, 3)->is_const)
+			die(e->loc, "the checksum algorithm must be a constant");
+		ck.algo = (uint8_t)nth_arg(e, 3)->cval;
+		/* a checksum unit has no CRC parameters: the custom CRCs as they start */
+		if (ck.algo == PISA_HASH_CRC16_CUSTOM)
+			ck.algo = PISA_HASH_CRC16;
+		if (ck.algo == PISA_HASH_CRC32_CUSTOM)
+			ck.algo = PISA_HASH_CRC32;
+		flist_varbit = ck.algo == PISA_HASH_CSUM16 || ck.algo == PISA_HASH_XOR16;
+		flist_varbit_end = 0;
 		ck.field_list = (uint16_t)make_flist(&dummy, nth_arg(e, 1));
+		flist_varbit = 0;
+		flist_varbit_end = 0;
 		dst = lvalue(&dummy, nth_arg(e, 2));
 		need64(dst, e->loc);
 		ck.dst.bitoff = dst.off;
 		ck.dst.width = (uint16_t)dst.width;
-		if (!nth_arg(e, 3)->is_const)
-			die(e->loc, "the checksum algorithm must be a constant");
-		ck.algo = (uint8_t)nth_arg(e, 3)->cval;
 		VPUSH(B.csums, B.ncsums, B.capcsums);
 		B.csums[B.ncsums++] = ck;
 	}
@@ -2798,10 +3515,14 @@ static void parse_from(int id, struct p4_node *stmts, struct p4_node *trans, int
 			struct p4_node *a = nth_arg(e, 0);
 			struct obj *o;
 
-			if (e->list->next)
-				die(e->loc, "unsupported construct: extract of a varbit header");
-			if (a->kind == N_MEMBER && !strcmp(a->name, "next")) {
-				struct obj *so = resolve(a->k[0]);
+			struct p4_node *nx = a;
+
+			/* s.next, or s.next.member of a stack of header unions */
+			if (a->kind == N_MEMBER && strcmp(a->name, "next") && a->k[0]->kind == N_MEMBER &&
+			    !strcmp(a->k[0]->name, "next"))
+				nx = a->k[0];
+			if (nx->kind == N_MEMBER && !strcmp(nx->name, "next")) {
+				struct obj *so = resolve(nx->k[0]);
 
 				if (!so || so->kind != O_STACK)
 					die(a->loc, "unsupported construct: this extract");
@@ -2812,12 +3533,21 @@ static void parse_from(int id, struct p4_node *stmts, struct p4_node *trans, int
 					return;
 				}
 				o = so->kids[ctx[so->stack]++];
+				if (nx != a)
+					o = obj_kid(o, a->name);
 			} else {
 				o = resolve(a);
 			}
 			if (!o || o->kind != O_HDR)
 				die(a->loc, "unsupported construct: extract of this expression");
-			emit(&c, PISA_EXTRACT, 0, o->hdr, NONE, NONE, NONE);
+			if (o->varbit != (e->list->next != NULL))
+				die(e->loc, o->varbit ? "header %s has a varbit field: extract it with its length in bits" :
+				    "header %s has no varbit field: extract it without a length", o->path);
+			if (o->varbit)
+				emit(&c, PISA_EXTRACT_VAR, 0, o->hdr, NONE, operand(&c, nth_arg(e, 1), 32), NONE);
+			else
+				emit(&c, PISA_EXTRACT, 0, o->hdr, NONE, NONE, NONE);
+			only_valid(&c, o);
 			continue;
 		}
 		if (e && is_method_call(e, "advance")) {
@@ -3034,13 +3764,64 @@ static unsigned row_bits(const struct pisa_table *t)
 	return (unsigned)pisa_row_bytes(t) * 8u;
 }
 
-/* Stages for every table within profile p; 0, or -1 with why in msg. */
+/* Rows of one piece of table t when t does not fit one stage of profile p, with its
+ * geometry in g; 0 when t fits one stage (or cannot be split: const entries, whose
+ * rows are placed for one geometry, direct meters, which DMETER names per table, and
+ * a profile's member table). */
+static uint32_t piece_rows(const struct ltab *lt, const struct pisa_profile *p,
+			   struct pisa_table *g)
+{
+	const struct pisa_table *t = &lt->t;
+	uint64_t per;
+	unsigned wb = 0;
+	int i;
+
+	/* the control plane finds a table's pieces by their P4Runtime id: a profile's
+	 * member table has none */
+	if (t->direct_meter >= 0 || lt->hidden)
+		return 0;
+	for (i = 0; i < B.ncrows; i++)
+		if (B.crows[i].table == (uint16_t)(lt - B.tabs))
+			return 0;
+	if (t->mem == PISA_MEM_TCAM && t->rows > p->tcam_rows && p->tcam_rows) {
+		g->rows = p->tcam_rows;
+		return g->rows;
+	}
+	if (t->mem != PISA_MEM_HASH || (uint64_t)row_bits(t) * t->rows <= p->hash_bits)
+		return 0;
+	per = p->hash_bits / row_bits(t);
+	g->ways = t->ways;
+	while (g->ways > 1 && g->ways > per)
+		g->ways--;
+	if (!per)
+		return 0;
+	while ((uint64_t)g->ways << (wb + 1) <= per)
+		wb++;
+	g->way_bits = (uint8_t)wb;
+	g->rows = (uint32_t)g->ways << wb;
+	return g->rows;
+}
+
+static void split_tables(const int *np, int *const *st, const struct pisa_table *geo);
+
+/*
+ * Stages for every table within profile p; the number of stages, or -1 with why in
+ * msg. A table larger than one stage's memory is split into pieces in consecutive
+ * stages (docs/architecture.md); with report, the pieces become tables of the image.
+ */
 static int place(const struct pisa_profile *p, char *msg, size_t n, int report)
 {
-	int i, j, maxst = -1;
-	unsigned phv = (B.scratch_hi + 7) / 8;
-	int *stage = zalloc(sizeof(int) * (size_t)(B.ntabs + 1));
+	int i, j, k, maxst = -1;
+	unsigned phv = (B.scratch_hi + 7) / 8, ns = p->stages;
+	int *np = zalloc(sizeof(int) * (size_t)(B.ntabs + 1));
+	int **st = zalloc(sizeof(int *) * (size_t)(B.ntabs + 1));
+	int *last = zalloc(sizeof(int) * (size_t)(B.ntabs + 1));
+	struct pisa_table *geo = zalloc(sizeof(*geo) * (size_t)(B.ntabs + 1));
+	unsigned *cnt[2], *tcam = zalloc(sizeof(unsigned) * (ns + 1));
+	uint64_t *hbits = zalloc(sizeof(uint64_t) * (ns + 1));
 
+	cnt[0] = zalloc(sizeof(unsigned) * (ns + 1));
+	cnt[1] = zalloc(sizeof(unsigned) * (ns + 1));
 	phv = (phv + 3) & ~3u;
 	if (phv > p->phv_bytes) {
 		snprintf(msg, n, "the PHV needs %u bytes, board %s has %u", phv, p->name, p->phv_bytes);
@@ -3050,6 +3831,7 @@ static int place(const struct pisa_profile *p, char *msg, size_t n, int report)
 		struct ltab *lt = &B.tabs[i];
 		struct pisa_table *t = &lt->t;
 		unsigned kb = t->key_bits, rb = row_bits(t);
+		uint32_t prows = piece_rows(lt, p, &geo[i]), rows;
 		int s = 0;
 
 		if (t->mem == PISA_MEM_TCAM && kb > p->tcam_key_bits) {
@@ -3057,7 +3839,7 @@ static int place(const struct pisa_profile *p, char *msg, size_t n, int report)
 				 lt->rt.name, kb, p->name, p->tcam_key_bits);
 			return -1;
 		}
-		if (t->mem == PISA_MEM_TCAM && t->rows > p->tcam_rows) {
+		if (t->mem == PISA_MEM_TCAM && t->rows > p->tcam_rows && !prows) {
 			snprintf(msg, n, "table %s needs %u TCAM rows, board %s has %u per stage",
 				 lt->rt.name, t->rows, p->name, p->tcam_rows);
 			return -1;
@@ -3072,7 +3854,7 @@ static int place(const struct pisa_profile *p, char *msg, size_t n, int report)
 				 lt->rt.name, rb, p->name, p->hash_row_bits);
 			return -1;
 		}
-		if (t->mem == PISA_MEM_HASH && (uint64_t)rb * t->rows > p->hash_bits) {
+		if (t->mem == PISA_MEM_HASH && (uint64_t)rb * t->rows > p->hash_bits && !prows) {
 			snprintf(msg, n, "table %s needs %u exact-match rows of %u bits (%llu bits), board %s has %u bits per stage",
 				 lt->rt.name, t->rows, rb, (unsigned long long)rb * t->rows, p->name, (unsigned)p->hash_bits);
 			return -1;
@@ -3082,57 +3864,169 @@ static int place(const struct pisa_profile *p, char *msg, size_t n, int report)
 				 lt->rt.name, t->adata_bits, p->name, p->max_adata_bits);
 			return -1;
 		}
+		np[i] = prows ? (int)((t->rows + prows - 1) / prows) : 1;
+		st[i] = zalloc(sizeof(int) * (size_t)np[i]);
 		for (j = 0; j < i; j++) {
 			if (B.tabs[j].t.gress != t->gress)
 				continue;
-			if (stage[j] > s)
-				s = stage[j];	/* program order is stage order */
+			if (last[j] > s)
+				s = last[j];	/* program order is stage order */
 			if (overlaps(B.tabs[j].wr, lt->rd) || overlaps(B.tabs[j].wr, lt->wr) ||
 			    overlaps(B.tabs[j].rd, lt->wr))
-				if (stage[j] + 1 > s)
-					s = stage[j] + 1;
+				if (last[j] + 1 > s)
+					s = last[j] + 1;
 		}
-		for (;; s++) {
-			unsigned cnt = 0, tcam = 0;
-			uint64_t hbits = 0;
-
-			for (j = 0; j < i; j++)
-				if (stage[j] == s && B.tabs[j].t.gress == t->gress) {
-					cnt++;
-					if (B.tabs[j].t.mem == PISA_MEM_TCAM)
-						tcam += B.tabs[j].t.rows;
-					if (B.tabs[j].t.mem == PISA_MEM_HASH)
-						hbits += (uint64_t)row_bits(&B.tabs[j].t) * B.tabs[j].t.rows;
-				}
-			/* memories serve both gresses: count the other one too */
-			for (j = 0; j < i; j++)
-				if (stage[j] == s && B.tabs[j].t.gress != t->gress) {
-					if (B.tabs[j].t.mem == PISA_MEM_TCAM)
-						tcam += B.tabs[j].t.rows;
-					if (B.tabs[j].t.mem == PISA_MEM_HASH)
-						hbits += (uint64_t)row_bits(&B.tabs[j].t) * B.tabs[j].t.rows;
-				}
-			if (cnt >= p->tables_per_stage)
-				continue;
-			if (t->mem == PISA_MEM_TCAM && tcam + t->rows > p->tcam_rows)
-				continue;
-			if (t->mem == PISA_MEM_HASH && hbits + (uint64_t)rb * t->rows > p->hash_bits)
-				continue;
-			break;
+		/* piece k in a later stage than piece k - 1: each fills a stage's memory */
+		for (k = 0; k < np[i]; k++) {
+			rows = prows ? (k < np[i] - 1 ? prows : t->rows - prows * (uint32_t)k) : t->rows;
+			if (prows && t->mem == PISA_MEM_HASH)
+				rows = prows;
+			for (; s < (int)ns; s++) {
+				if (cnt[t->gress][s] >= p->tables_per_stage)
+					continue;
+				if (t->mem == PISA_MEM_TCAM && tcam[s] + rows > p->tcam_rows)
+					continue;
+				if (t->mem == PISA_MEM_HASH && hbits[s] + (uint64_t)rb * rows > p->hash_bits)
+					continue;
+				break;
+			}
+			if (s >= (int)ns) {
+				if (np[i] > 1)
+					snprintf(msg, n, "table %s (split into %d pieces of %u rows) needs stage %d, board %s has %u stages (%u tables per stage)",
+						 lt->rt.name, np[i], (unsigned)prows, s + 1, p->name, p->stages,
+						 p->tables_per_stage);
+				else
+					snprintf(msg, n, "table %s needs stage %d, board %s has %u stages (%u tables per stage)",
+						 lt->rt.name, s + 1, p->name, p->stages, p->tables_per_stage);
+				return -1;
+			}
+			st[i][k] = s;
+			cnt[t->gress][s]++;
+			if (t->mem == PISA_MEM_TCAM)
+				tcam[s] += rows;
+			if (t->mem == PISA_MEM_HASH)
+				hbits[s] += (uint64_t)rb * rows;
+			if (s > maxst)
+				maxst = s;
+			s++;
 		}
-		stage[i] = s;
-		if ((unsigned)s >= p->stages) {
-			snprintf(msg, n, "table %s needs stage %d, board %s has %u stages (%u tables per stage)",
-				 lt->rt.name, s + 1, p->name, p->stages, p->tables_per_stage);
-			return -1;
-		}
-		if (s > maxst)
-			maxst = s;
+		last[i] = st[i][np[i] - 1];
 	}
-	if (report)
+	if (report) {
 		for (i = 0; i < B.ntabs; i++)
-			B.tabs[i].t.stage = (uint8_t)stage[i];
+			B.tabs[i].t.stage = (uint8_t)st[i][0];
+		split_tables(np, st, geo);
+	}
 	return maxst + 1;
+}
+
+/* The new id of a table, pieces inserted (PISA_NEXT_END stays). */
+static uint16_t remap(const int *newid, uint16_t id)
+{
+	return id == PISA_NEXT_END || id >= B.ntabs ? id : (uint16_t)newid[id];
+}
+
+/* A table's next pointers under the new ids. */
+static void remap_nexts(struct pisa_table *t, const int *newid)
+{
+	int a;
+
+	t->next_hit = remap(newid, t->next_hit);
+	t->next_miss = remap(newid, t->next_miss);
+	for (a = 0; a < t->nactions; a++)
+		t->actions[a].next = remap(newid, t->actions[a].next);
+}
+
+/*
+ * Table i becomes np[i] tables, piece k in stage st[i][k] with geo[i]'s rows: piece k
+ * misses into piece k + 1 through a compiler-made empty default action; only the last
+ * piece keeps the real default; each piece of a table with a direct counter has a
+ * counter of its own (the same control-plane name). The rest of the image follows the
+ * new table ids.
+ */
+static void split_tables(const int *np, int *const *st, const struct pisa_table *geo)
+{
+	int *newid = zalloc(sizeof(int) * (size_t)(B.ntabs + 1)), total = 0, i, k, nop = -1;
+	struct ltab *nt;
+
+	for (i = 0; i < B.ntabs; i++) {
+		newid[i] = total;
+		total += np[i];
+	}
+	if (total == B.ntabs)
+		return;
+	/* direct counters and meters name piece 0 (pieces' own counters come below) */
+	for (i = 0; i < B.nctrs; i++)
+		if (B.ctrs[i].direct_table >= 0)
+			B.ctrs[i].direct_table = (int16_t)remap(newid, (uint16_t)B.ctrs[i].direct_table);
+	for (i = 0; i < B.nmtrs; i++)
+		if (B.mtrs[i].direct_table >= 0)
+			B.mtrs[i].direct_table = (int16_t)remap(newid, (uint16_t)B.mtrs[i].direct_table);
+	nt = zalloc(sizeof(*nt) * (size_t)(total + 1));
+	for (i = 0; i < B.ntabs; i++) {
+		struct ltab *lt = &B.tabs[i];
+		uint32_t left = lt->t.rows;
+
+		remap_nexts(&lt->t, newid);
+		for (k = 0; k < np[i]; k++) {
+			struct ltab *pc = &nt[newid[i] + k];
+			struct pisa_table *t = &pc->t;
+
+			*pc = *lt;
+			t->stage = (uint8_t)st[i][k];
+			if (np[i] == 1)
+				continue;
+			t->rows = k < np[i] - 1 || lt->t.mem == PISA_MEM_HASH ? geo[i].rows : left;
+			left -= k < np[i] - 1 ? geo[i].rows : 0;
+			if (lt->t.mem == PISA_MEM_HASH) {
+				t->ways = geo[i].ways;
+				t->way_bits = geo[i].way_bits;
+			}
+			if (k > 0 && lt->t.direct_counter >= 0) {
+				VPUSH(B.ctrs, B.nctrs, B.capctrs);
+				VPUSH(B.rt_ctrs, B.nctrs, B.capctrs2);
+				B.ctrs[B.nctrs] = B.ctrs[lt->t.direct_counter];
+				B.rt_ctrs[B.nctrs] = B.rt_ctrs[lt->t.direct_counter];
+				B.ctrs[B.nctrs].direct_table = (int16_t)(newid[i] + k);
+				t->direct_counter = (int16_t)B.nctrs++;
+			}
+			if (t->direct_counter >= 0)
+				B.ctrs[t->direct_counter].size = t->rows;
+			if (k == np[i] - 1)
+				continue;
+			/* not the last piece: a miss goes on to the next piece */
+			if (nop < 0) {
+				struct code none = { 0 };
+
+				VPUSH(B.acts, B.nacts, B.capacts);
+				memset(&B.acts[B.nacts], 0, sizeof(B.acts[B.nacts]));
+				B.acts[B.nacts].a.insns = none.v;
+				B.acts[B.nacts].rt.name = "$piece_miss";
+				nop = B.nacts++;
+			}
+			t->actions = zalloc(sizeof(*t->actions) * (size_t)(lt->t.nactions + 1));
+			memcpy(t->actions, lt->t.actions, sizeof(*t->actions) * lt->t.nactions);
+			t->actions[t->nactions].action = (uint16_t)nop;
+			t->actions[t->nactions].next = t->next_mode == PISA_NEXT_ACTION ?
+						       (uint16_t)(newid[i] + k + 1) : PISA_NEXT_END;
+			t->actions[t->nactions++].flags = PISA_TA_DEFAULT_ONLY;
+			t->default_action = (uint16_t)nop;
+			t->default_adata_len = 0;
+			t->next_miss = (uint16_t)(newid[i] + k + 1);
+		}
+	}
+	for (i = 0; i < B.ncrows; i++)
+		B.crows[i].table = remap(newid, B.crows[i].table);
+	for (i = 0; i < B.nprofs; i++) {
+		B.profs[i].member_table = remap(newid, B.profs[i].member_table);
+		for (k = 0; k < B.profs[i].ntables; k++)
+			B.profs[i].tables[k].table = remap(newid, B.profs[i].tables[k].table);
+	}
+	B.istart = remap(newid, B.istart);
+	B.estart = remap(newid, B.estart);
+	B.tabs = nt;
+	B.ntabs = total;
+	B.captabs = total + 1;
 }
 
 /* ---- the whole program ---- */
@@ -3203,7 +4097,7 @@ static void finalize_blocks(void)
 		struct ltab *lt = &B.tabs[i];
 		int k;
 
-		if (!lt->block && lt->t.next_mode != PISA_NEXT_COND)
+		if (!lt->block && !lt->hidden && lt->t.next_mode != PISA_NEXT_COND)
 			lt->rt.p4info_id = 0x02u << 24 | (uint32_t)(i + 1);
 		lt->rd = zalloc((dep_bits + 7) / 8 + 1);
 		lt->wr = zalloc((dep_bits + 7) / 8 + 1);
@@ -3276,6 +4170,8 @@ static struct pisa_image *build_image(const struct p4_backend_opts *o, int nstag
 	img->rt_errors = B.errors;
 	img->nconst_rows = (uint32_t)B.ncrows;
 	img->const_rows = B.crows;
+	img->nprofiles = (uint16_t)B.nprofs;
+	img->rt_profiles = B.profs;
 	return img;
 }
 
@@ -3310,6 +4206,16 @@ static void dump_image(FILE *f, const struct pisa_image *img)
 			fprintf(f, " %s->%#x", img->rt_actions[t->actions[k].action].name, t->actions[k].next);
 		fputc('\n', f);
 	}
+	for (i = 0; i < img->nprofiles; i++) {
+		const struct pisa_rt_profile *p = &img->rt_profiles[i];
+
+		fprintf(f, "profile %d %s selector %u size %u slots %u member table %u, table", i,
+			p->name, p->with_selector, p->size, p->slots, p->member_table);
+		for (k = 0; k < p->ntables; k++)
+			fprintf(f, " %u (member %u, group %#x)", p->tables[k].table, p->tables[k].member_action,
+				p->tables[k].group_action);
+		fputc('\n', f);
+	}
 	for (i = 0; i < img->nactions; i++) {
 		fprintf(f, "action %d %s: %u insns\n", i, img->rt_actions[i].name, img->actions[i].ninsns);
 		for (k = 0; k < img->actions[i].ninsns; k++) {
@@ -3321,6 +4227,27 @@ static void dump_image(FILE *f, const struct pisa_image *img)
 				(unsigned long long)in->b.value);
 		}
 	}
+}
+
+/*
+ * A board's RTL core holds fewer cells than its profile's budgets suggest (every register
+ * cell is 64 bits there) and implements less than pisa-model: an image it cannot run does not
+ * fit that board. The checks are lib/pisa_hwconf.c's, with the board's core parameters.
+ */
+static int core_refuses(const struct p4_backend_opts *o, const struct pisa_image *img)
+{
+	struct pisa_hwconf_limits lim;
+	struct pisa_hwconf hc;
+	char why[256];
+
+	pisa_hwconf_limits_for(B.prof->name, &lim);
+	if (pisa_hwconf_build(img, &lim, &hc, why, sizeof(why)) < 0) {
+		fprintf(stderr, "p4lower: %s: does not fit board %s: its RTL core: %s\n",
+			o->program ? o->program : "program", B.prof->name, why);
+		return 1;
+	}
+	pisa_hwconf_free(&hc);
+	return 0;
 }
 
 int p4_backend(struct p4_node *prog, const struct p4_backend_opts *o)
@@ -3386,16 +4313,16 @@ int p4_backend(struct p4_node *prog, const struct p4_backend_opts *o)
 		B.root_meta = lay_meta(mt, p2->name, p2->loc);
 		B.root_sm = lay_sm(tres(p3->type), p3->loc);
 		lay_locals(prog->list);
+		find_indirect(blk[2]);
+		find_indirect(blk[3]);
 		B.bit = (B.bit + 7) & ~7u;
 		B.scratch_lo = B.scratch = B.scratch_hi = B.bit;
 	}
 	lower_parser(blk[0]);
 	lower_checksums(blk[1], PISA_CSUM_VERIFY);
 	{
-		uint16_t is, es;
-
-		lower_control(blk[2], 0, &is);
-		lower_control(blk[3], 1, &es);
+		lower_control(blk[2], 0, &B.istart);
+		lower_control(blk[3], 1, &B.estart);
 		dep_bits = B.scratch_lo;
 		lower_checksums(blk[4], PISA_CSUM_UPDATE);
 		lower_deparser(blk[5]);
@@ -3427,9 +4354,11 @@ int p4_backend(struct p4_node *prog, const struct p4_backend_opts *o)
 			return P4L_EXIT_FIT;
 		}
 		img = build_image(o, nst);
-		img->ingress_start = is;
-		img->egress_start = es;
+		img->ingress_start = B.istart;
+		img->egress_start = B.estart;
 	}
+	if (strcmp(B.prof->name, "sim") != 0 && core_refuses(o, img))
+		return P4L_EXIT_FIT;
 	if (o->dump)
 		dump_image(o->dump, img);
 	if (pisa_image_check(img, detail, sizeof(detail)) < 0) {

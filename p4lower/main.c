@@ -27,6 +27,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: p4lower PROG.p4 [-o OUT.pisa] [--board NAME] [-I DIR]... [-D NAME[=VAL]]...\n"
 	      "               [--dump tokens|ast|checked|image] [-E]\n"
+	      "       p4lower --board NAME --core-params\n"
 	      "Compiles a P4-16 (spec 1.2.x) v1model program for the OpenPISA pipeline.\n"
 	      "The program is preprocessed with the system cpp (p4include/ and each -I DIR on the\n"
 	      "include path, each -D passed through).\n"
@@ -43,6 +44,8 @@ static void usage(FILE *f)
 	      "                   checked (with types and constants) or image (the lowered\n"
 	      "                   program: PHV layout, parser states, tables, actions)\n"
 	      "  -E               print the preprocessed program and stop\n"
+	      "  --core-params    print the parameters the board's RTL core is built with\n"
+	      "                   (NAME=VALUE lines, hw/rtl/pisa_core.v's names) and stop\n"
 	      "  -h, --help       this text\n"
 	      "P4LOWER_INCLUDE=DIR in the environment replaces p4include/ (where core.p4 and\n"
 	      "v1model.p4 are found).\n"
@@ -230,7 +233,7 @@ int main(int argc, char **argv)
 	int dump_image = 0;
 	struct p4_node *ast = NULL;
 	char *extra[MAX_ARGS];
-	int nextra = 0, only_pp = 0, i, rc;
+	int nextra = 0, only_pp = 0, core_params = 0, i, rc;
 	enum p4_stage dump = ST_NONE;
 	struct p4_src src;
 	size_t len = 0, b;
@@ -281,6 +284,8 @@ int main(int argc, char **argv)
 			extra[nextra++] = argv[i];
 		} else if (!strcmp(a, "-E")) {
 			only_pp = 1;
+		} else if (!strcmp(a, "--core-params")) {
+			core_params = 1;
 		} else if (a[0] == '-' && a[1]) {
 			return usage_err("unknown option '%s'", a);
 		} else if (prog) {
@@ -288,6 +293,12 @@ int main(int argc, char **argv)
 		} else {
 			prog = a;
 		}
+	}
+	if (core_params) {
+		if (prog)
+			return usage_err("--core-params takes no program ('%s')", prog);
+		pisa_profile_print_core(pisa_profile_find(board), stdout);
+		return 0;
 	}
 	if (!prog)
 		return usage_err("%s", "no program given");

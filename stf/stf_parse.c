@@ -507,6 +507,16 @@ static const struct {
 	{ "mc_node_associate", 2 }, { "counter_read", 2 }, { "counter_write", 4 },
 	{ "register_read", 1 }, { "register_write", 3 }, { "register_reset", 1 },
 	{ "meter_get_rates", 2 }, { "meter_set_rates", 2 }, { "meter_array_set_rates", 1 },
+	/* action profiles and selectors: OpenPISA's STF runs these simple_switch_CLI
+	 * commands too (bmv2stf has no statement for them) */
+	{ "act_prof_create_member", 2 }, { "act_prof_modify_member", 3 },
+	{ "act_prof_delete_member", 2 }, { "act_prof_create_group", 1 },
+	{ "act_prof_delete_group", 2 }, { "act_prof_add_member_to_group", 3 },
+	{ "act_prof_remove_member_from_group", 3 }, { "table_indirect_add", 3 },
+	{ "table_indirect_add_with_group", 3 }, { "table_indirect_delete", 2 },
+	{ "table_indirect_set_default", 2 }, { "table_indirect_set_default_with_group", 2 },
+	{ "table_indirect_reset_default", 1 }, { "table_indirect_modify", 3 },
+	{ "table_indirect_modify_with_group", 3 },
 };
 
 /* Parsed by p4c's STF grammar and then ignored by bmv2stf. */
@@ -557,7 +567,7 @@ static int parse_line(struct line *l, struct stf_stmt *st)
 	for (i = 0; i < wl; i++)
 		if (!isalnum((unsigned char)w[i]) && w[i] != '_')
 			break;
-	if (i < wl || wl > 32)
+	if (i < wl || wl > 40)
 		return fail(l, PISA_E_INVAL, "unknown keyword '%s'", show(b, sizeof(b), w, wl));
 	st->keyword = strndup(w, wl);
 	if (!st->keyword)

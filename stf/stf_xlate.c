@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "stf.h"
+#include "pisa_p4info.h"
 
 /* bmv2stf sends 10000 - P, BMv2 picks the smallest: larger STF P wins. */
 #define STF_PRIO_BASE 10000
@@ -124,6 +125,9 @@ static const char *table_name(const void *ctx, size_t i)
 {
 	const struct pisa_image *img = ctx;
 
+	/* not the compiler's tables, nor the later pieces of a table split over stages */
+	if (!pisa_p4info_table_visible(img, (unsigned)i))
+		return NULL;
 	return img->rt_tables ? img->rt_tables[i].name : NULL;
 }
 

@@ -413,6 +413,101 @@ add ecmp_group hdr.ipv4.dstAddr:0x0a02**** set_ecmp_group(group:2, num_nhops:2)"
     return '\n'.join(out).rstrip() + '\n'
 
 
+def gen_ecmp_selector():
+    out = []; P = out.append
+    # members 0..3: next hops on ports 2..5; member 4: the unrouted uplink on port 6
+    MB = {m: 2 + m for m in range(5)}
+    P("""# ecmp_selector STF: clients on port 1; next hops (routers 02:00:00:00:0N:00) on
+# ports 2..5, one member each (handles 0..3); member 4 is the uplink on port 6, used
+# unrouted as the default. The switch's MAC on port N is 02:00:00:00:ff:0N.
+# Group 0 = members {0, 1, 2, 3} for 10.1.0.0/16, group 1 = {2, 3} for 10.2.0.0/16,
+# 10.3.0.1/32 goes to member 0 alone.
+# Member = the (crc16 % n)-th smallest handle of the group (n members), crc16 over
+# srcAddr ++ dstAddr ++ protocol ++ srcPort ++ dstPort (CRC-16/ARC, 13 bytes), as BMv2.
+# A hit decrements the TTL; a miss runs the default (drop, then member 4: TTL kept).
+""")
+    for m, port in sorted(MB.items()):
+        P("act_prof_create_member ecmp_selector set_nhop 02:00:00:00:ff:%02x 02:00:00:00:%02x:00 %d"
+          % (port, port, port))
+    P("act_prof_create_group ecmp_selector")
+    P("act_prof_create_group ecmp_selector")
+    for m in range(4):
+        P("act_prof_add_member_to_group ecmp_selector %d 0" % m)
+    for m in (2, 3):
+        P("act_prof_add_member_to_group ecmp_selector %d 1" % m)
+    P("table_indirect_add_with_group ecmp 10.1.0.0/16 => 0")
+    P("table_indirect_add_with_group ecmp 10.2.0.0/16 => 1")
+    P("table_indirect_add ecmp 10.3.0.1/32 => 0")
+    P("")
+    groups = {0: [0, 1, 2, 3], 1: [2, 3]}
+    ports = dict(MB)
+    n = [1]
+
+    def flow(src, dst, proto, sp, dp, members, hit=True):
+        if proto == 6:
+            l4 = tcp(src, dst, sp, dp, b'flow')
+        elif proto == 17:
+            l4 = udp(src, dst, sp, dp, b'flow')
+        else:
+            l4 = icmp_echo(1, n[0], b'flow')
+        i = ipv4(src, dst, proto, len(l4), ident=n[0])
+        o = ipv4(src, dst, proto, len(l4), ident=n[0], ttl=63 if hit else 64)
+        if members is None:
+            P("# %d. %s -> %s: no route, no default member: dropped" % (n[0], src, dst))
+            P("packet 1 " + hx(eth('02:00:00:00:ff:01', '02:00:00:00:00:01', 0x0800), i, l4))
+        else:
+            h = crc16(tuple5(src, dst, proto, sp, dp))
+            k = h % len(members)
+            m = members[k]
+            port = ports[m]
+            if len(members) > 1:
+                P("# %d. %s -> %s proto %d ports %d -> %d: crc16 0x%04x %% %d = %d: member %d, port %d"
+                  % (n[0], src, dst, proto, sp, dp, h, len(members), k, m, port))
+            else:
+                P("# %d. %s -> %s: member %d, port %d%s" % (n[0], src, dst, m, port,
+                                                          "" if hit else ", a miss: TTL kept"))
+            P("packet 1 " + hx(eth('02:00:00:00:ff:01', '02:00:00:00:00:01', 0x0800), i, l4))
+            P("expect %d %s $" % (port, hx(eth('02:00:00:00:%02x:00' % port, '02:00:00:00:ff:%02x' % port, 0x0800), o, l4)))
+        P("")
+        n[0] += 1
+
+    def flows_over(g, want, dst_prefix, proto=6):
+        """want flows per member of group g, TCP ports spread (CRC-16 is linear)."""
+        count = {}
+        for k in range(400):
+            sp = 49152 + (k * 7919) % 16384
+            dst = dst_prefix + '%d' % (10 + k % 7)
+            mem = groups[g]
+            m = mem[crc16(tuple5('10.0.0.1', dst, proto, sp, 80)) % len(mem)]
+            if count.get(m, 0) >= want:
+                continue
+            count[m] = count.get(m, 0) + 1
+            flow('10.0.0.1', dst, proto, sp, 80, mem)
+            if len(count) == len(mem) and all(v == want for v in count.values()):
+                break
+
+    flows_over(0, 2, '10.1.0.')
+    flow('10.0.0.2', '10.1.0.20', 17, 5353, 53, groups[0])
+    flow('10.0.0.3', '10.1.0.30', 1, 0, 0, groups[0])
+    flows_over(1, 1, '10.2.0.')
+    flow('10.0.0.1', '10.3.0.1', 6, 1234, 80, [0])
+    flow('10.0.0.1', '192.168.1.1', 17, 1, 2, None, hit=False)
+    P("table_indirect_set_default ecmp 4")
+    flow('10.0.0.1', '192.168.1.1', 17, 1, 2, [4], hit=False)
+    P("# member 1 leaves group 0: its flows spread over {0, 2, 3}")
+    P("act_prof_remove_member_from_group ecmp_selector 1 0")
+    groups[0] = [0, 2, 3]
+    flows_over(0, 1, '10.1.0.')
+    P("# member 3 moves to port 7 (in both groups); member 1 joins group 1")
+    P("act_prof_modify_member ecmp_selector set_nhop 3 => 02:00:00:00:ff:07 02:00:00:00:07:00 7")
+    ports[3] = 7
+    P("act_prof_add_member_to_group ecmp_selector 1 1")
+    groups[1] = [1, 2, 3]
+    flows_over(1, 1, '10.2.0.')
+    flows_over(0, 1, '10.1.0.')
+    return '\n'.join(out).rstrip() + '\n'
+
+
 def gen_firewall():
     out = []; P = out.append
     P("""# firewall STF: port 1 is the inside (10.0.1.0/24), port 2 the outside (all else).
@@ -667,6 +762,7 @@ GENERATORS = {
     'ecn': gen_ecn,
     'dscp_remark': gen_dscp_remark,
     'ecmp': gen_ecmp,
+    'ecmp_selector': gen_ecmp_selector,
     'firewall': gen_firewall,
     'source_routing': gen_source_routing,
     'int_telemetry': gen_int_telemetry,

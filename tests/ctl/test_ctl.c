@@ -41,9 +41,9 @@ static void ok(int cond, const char *name, const char *fmt, ...)
 
 /* ---- the image ---- */
 
-enum { T_FWD, T_LPM, T_ACL, T_RANGE, T_TINY, T_FIXED, T_V6, T_GW, NT };
-enum { A_SET_PORT, A_DROP, A_FWD, A_ALLOW, A_DENY, A_CLASS, A_EDROP, NA };
-enum { C_FWD, C_ACL, C_TINY, C_PKTS, NC };
+enum { T_FWD, T_LPM, T_ACL, T_RANGE, T_TINY, T_FIXED, T_V6, T_GW, T_IND, T_MBR, T_SPL0, T_SPL1, NT };
+enum { A_SET_PORT, A_DROP, A_FWD, A_ALLOW, A_DENY, A_CLASS, A_EDROP, A_MBR, A_GRP, NA };
+enum { C_FWD, C_ACL, C_TINY, C_PKTS, C_SPL0, C_SPL1, NC };
 enum { M_IND, M_LPM, NM };
 
 static struct pisa_key_field k_fwd[] = { { { 1000, 32 }, PISA_MATCH_EXACT },
@@ -57,6 +57,13 @@ static struct pisa_key_field k_fixed[] = { { { 1400, 8 }, PISA_MATCH_EXACT } };
 static struct pisa_key_field k_v6[] = { { { 1500, 64 }, PISA_MATCH_LPM },
 					{ { 1564, 64 }, PISA_MATCH_LPM } };
 
+/* an action selector: ind (lpm) points into mbr (exact on a 4-bit index): members
+ * 0..5, group slots 6..11, 15 = no member */
+static struct pisa_key_field k_ind[] = { { { 1000, 32 }, PISA_MATCH_LPM } };
+static struct pisa_key_field k_mbr[] = { { { 1600, 4 }, PISA_MATCH_EXACT } };
+/* a ternary table split over two stages: pieces of 2 rows, each with its counter */
+static struct pisa_key_field k_spl[] = { { { 1700, 8 }, PISA_MATCH_TERNARY } };
+
 static struct pisa_rt_key rk_fwd[] = { { "hdr.ipv4.dstAddr", 32, PISA_MATCH_EXACT },
 				       { "meta.port", 9, PISA_MATCH_EXACT } };
 static struct pisa_rt_key rk_lpm[] = { { "hdr.ipv4.dstAddr", 32, PISA_MATCH_LPM } };
@@ -66,6 +73,9 @@ static struct pisa_rt_key rk_range[] = { { "hdr.tcp.dstPort", 16, PISA_MATCH_RAN
 static struct pisa_rt_key rk_tiny[] = { { "meta.k", 16, PISA_MATCH_EXACT } };
 static struct pisa_rt_key rk_fixed[] = { { "meta.f", 8, PISA_MATCH_EXACT } };
 static struct pisa_rt_key rk_v6[] = { { "hdr.ipv6.dstAddr", 128, PISA_MATCH_LPM } };
+static struct pisa_rt_key rk_ind[] = { { "hdr.ipv4.dstAddr", 32, PISA_MATCH_LPM } };
+static struct pisa_rt_key rk_mbr[] = { { "index", 4, PISA_MATCH_EXACT } };
+static struct pisa_rt_key rk_spl[] = { { "meta.s", 8, PISA_MATCH_TERNARY } };
 
 static struct pisa_table_action ta_fwd[] = { { A_SET_PORT, 0, 0 }, { A_DROP, 0, 0 } };
 static struct pisa_table_action ta_lpm[] = { { A_FWD, 0, 0 }, { A_DROP, 0, 0 } };
@@ -74,6 +84,13 @@ static struct pisa_table_action ta_acl[] = { { A_ALLOW, 0, PISA_TA_TABLE_ONLY },
 static struct pisa_table_action ta_range[] = { { A_CLASS, 0, 0 } };
 static struct pisa_table_action ta_port[] = { { A_SET_PORT, 0, 0 } };
 static struct pisa_table_action ta_gw[] = { { A_SET_PORT, 0, 0 }, { A_DROP, 0, 0 } };
+static struct pisa_table_action ta_ind[] = { { A_MBR, 0, 0 }, { A_GRP, 0, 0 } };
+static struct pisa_table_action ta_mbr[] = { { A_SET_PORT, 0, 0 }, { A_DROP, 0, 0 } };
+
+static uint8_t ind_default[] = { 0xf0 };	/* $member(15): no member */
+static struct pisa_table_action ta_spl0[] = { { A_SET_PORT, 0, 0 }, { A_DROP, 0, PISA_TA_DEFAULT_ONLY } };
+static struct pisa_table_action ta_spl1[] = { { A_SET_PORT, 0, 0 } };
+static uint8_t spl_default[] = { 0x00, 0x80 };	/* set_port(1) */
 
 static uint8_t gw_default[] = { 0x03, 0x80 };	/* set_port(7) */
 
@@ -105,6 +122,24 @@ static struct pisa_table tables[NT] = {
 	[T_GW] = { .mem = PISA_MEM_NONE, .adata_bits = 9, .nactions = 2, .actions = ta_gw, .direct_counter = -1,
 		   .direct_meter = -1, .default_action = A_SET_PORT, .default_adata_len = 2,
 		   .default_adata = gw_default },
+	[T_IND] = { .mem = PISA_MEM_TCAM, .nkeys = 1, .keys = k_ind, .key_bits = 32,
+		    .adata_bits = 8, .rows = 4, .nactions = 2, .actions = ta_ind,
+		    .direct_counter = -1, .direct_meter = -1, .default_action = A_MBR,
+		    .default_adata_len = 1, .default_adata = ind_default },
+	[T_MBR] = { .mem = PISA_MEM_HASH, .nkeys = 1, .keys = k_mbr, .key_bits = 4,
+		    .adata_bits = 9, .ways = 2, .way_bits = 3, .rows = 16, .nactions = 2,
+		    .actions = ta_mbr, .direct_counter = -1, .direct_meter = -1,
+		    .default_action = A_DROP },
+	/* piece 0 misses into piece 1 (its default: drop, as the compiler's $piece_miss);
+	 * piece 1's default is the table's */
+	[T_SPL0] = { .mem = PISA_MEM_TCAM, .nkeys = 1, .keys = k_spl, .key_bits = 8,
+		     .adata_bits = 9, .rows = 2, .nactions = 2, .actions = ta_spl0,
+		     .direct_counter = C_SPL0, .direct_meter = -1, .default_action = A_DROP,
+		     .stage = 1 },
+	[T_SPL1] = { .mem = PISA_MEM_TCAM, .nkeys = 1, .keys = k_spl, .key_bits = 8,
+		     .adata_bits = 9, .rows = 2, .nactions = 1, .actions = ta_spl1,
+		     .direct_counter = C_SPL1, .direct_meter = -1, .default_action = A_SET_PORT,
+		     .default_adata_len = 2, .default_adata = spl_default, .stage = 2 },
 };
 
 static struct pisa_rt_table rt_tables[NT] = {
@@ -116,11 +151,17 @@ static struct pisa_rt_table rt_tables[NT] = {
 	[T_FIXED] = { "MyIngress.fixed", 6, 4, 1, 1, 1, rk_fixed },
 	[T_V6] = { "MyIngress.v6", 7, 4, 0, 0, 1, rk_v6 },
 	[T_GW] = { "MyEgress.gw", 8, 0, 0, 0, 0, NULL },
+	[T_IND] = { "MyIngress.ind", 9, 4, 0, 0, 1, rk_ind },
+	[T_MBR] = { "MyIngress.sel$members", 0, 12, 1, 1, 1, rk_mbr },
+	[T_SPL0] = { "MyIngress.split", 60, 4, 0, 0, 1, rk_spl },
+	[T_SPL1] = { "MyIngress.split", 60, 4, 0, 0, 1, rk_spl },
 };
 
 static struct pisa_rt_param p_port[] = { { "port", 9, 0 } };
 static struct pisa_rt_param p_fwd[] = { { "dstAddr", 48, 0 }, { "port", 9, 48 } };
 static struct pisa_rt_param p_class[] = { { "class", 8, 0 } };
+static struct pisa_rt_param p_mbr[] = { { "index", 4, 0 } };
+static struct pisa_rt_param p_grp[] = { { "base", 4, 0 }, { "size", 4, 4 } };
 
 static struct pisa_action actions[NA];
 static struct pisa_rt_action rt_actions[NA] = {
@@ -131,6 +172,13 @@ static struct pisa_rt_action rt_actions[NA] = {
 	[A_DENY] = { "MyIngress.deny", 14, 0, NULL },
 	[A_CLASS] = { "MyIngress.set_class", 15, 1, p_class },
 	[A_EDROP] = { "MyEgress.drop", 16, 0, NULL },
+	[A_MBR] = { "MyIngress.ind$member", 0, 1, p_mbr },
+	[A_GRP] = { "MyIngress.ind$group", 0, 2, p_grp },
+};
+
+static struct pisa_rt_profile_table prof_tables[] = { { T_IND, A_MBR, A_GRP } };
+static struct pisa_rt_profile profiles[] = {
+	{ "MyIngress.sel", 50, 1, 6, 6, 0, T_MBR, 1, prof_tables },
 };
 
 static struct pisa_counter counters[NC] = {
@@ -138,10 +186,13 @@ static struct pisa_counter counters[NC] = {
 	[C_ACL] = { PISA_COUNTER_BOTH, 8, T_ACL },
 	[C_TINY] = { PISA_COUNTER_PACKETS, 8, T_TINY },
 	[C_PKTS] = { PISA_COUNTER_BOTH, 4, -1 },
+	[C_SPL0] = { PISA_COUNTER_PACKETS, 2, T_SPL0 },
+	[C_SPL1] = { PISA_COUNTER_PACKETS, 2, T_SPL1 },
 };
 static struct pisa_rt_named rt_counters[NC] = {
 	{ "MyIngress.fwd_counter", 20 }, { "MyIngress.acl_counter", 21 },
 	{ "MyIngress.tiny_counter", 22 }, { "MyIngress.pkts", 23 },
+	{ "MyIngress.split_hits", 24 }, { "MyIngress.split_hits", 24 },
 };
 static struct pisa_register registers[] = { { 32, 4 }, { 8, 3 }, { 16, 1 }, { 16, 1 } };
 static struct pisa_rt_named rt_registers[] = { { "MyIngress.reg_a", 30 }, { "MyEgress.reg_b", 31 },
@@ -163,6 +214,7 @@ static struct pisa_image img = {
 	.rt_tables = rt_tables, .rt_actions = rt_actions, .rt_counters = rt_counters,
 	.rt_registers = rt_registers, .rt_meters = rt_meters,
 	.nconst_rows = 1, .const_rows = const_rows,
+	.nprofiles = 1, .rt_profiles = profiles,
 };
 
 /* ---- the fake switch ---- */
@@ -776,7 +828,7 @@ static void test_errors(struct pisa_ctl *c, struct fsw *s)
 		const char *err;
 	} cases[] = {
 		{ "table_add ipv4_lpmx drop 1/1", -PISA_E_NOTFOUND,
-		  "unknown table 'ipv4_lpmx'; tables: MyIngress.fwd, MyIngress.ipv4_lpm, MyIngress.acl, MyIngress.port_range, MyIngress.tiny, MyIngress.fixed, MyIngress.v6, MyEgress.gw" },
+		  "unknown table 'ipv4_lpmx'; tables: MyIngress.fwd, MyIngress.ipv4_lpm, MyIngress.acl, MyIngress.port_range, MyIngress.tiny, MyIngress.fixed, MyIngress.v6, MyEgress.gw, MyIngress.ind, MyIngress.split" },
 		{ "table_add fwd drp 1 1", -PISA_E_NOTFOUND,
 		  "unknown action 'drp'; actions of MyIngress.fwd: MyIngress.set_port, MyIngress.drop" },
 		{ "table_add fwd ipv4_forward 1 1", -PISA_E_NOTFOUND,
@@ -841,7 +893,7 @@ static void test_errors(struct pisa_ctl *c, struct fsw *s)
 		  "show_actions: wrong number of arguments (1); usage: show_actions " },
 		{ "frobnicate", -PISA_E_NOTFOUND, NULL },
 		{ "counter_read nope 0", -PISA_E_NOTFOUND,
-		  "unknown counter 'nope'; counters: MyIngress.fwd_counter, MyIngress.acl_counter, MyIngress.tiny_counter, MyIngress.pkts" },
+		  "unknown counter 'nope'; counters: MyIngress.fwd_counter, MyIngress.acl_counter, MyIngress.tiny_counter, MyIngress.pkts, MyIngress.split_hits" },
 		{ "counter_read pkts 4", -PISA_E_RANGE, "counter MyIngress.pkts: index 4 out of range (size 4) (INVALID_INDEX)" },
 		{ "counter_read fwd_counter 7", -PISA_E_NOTFOUND,
 		  "counter MyIngress.fwd_counter is direct: table MyIngress.fwd has no entry with handle 7 (INVALID_HANDLE)" },
@@ -1029,6 +1081,124 @@ static const char *const mc_session[] = {
 	NULL
 };
 
+static const char *const profiles_session[] = {
+	"act_prof_create_member sel set_port 2",
+	"act_prof_create_member MyIngress.sel set_port 3",
+	"act_prof_create_member sel set_port 4",
+	"act_prof_create_member sel nosuch 1",
+	"act_prof_create_member sel set_port",
+	"act_prof_create_member nosuch set_port 1",
+	"act_prof_create_group sel",
+	"act_prof_add_member_to_group sel 2 0",
+	"act_prof_add_member_to_group sel 0 0",
+	"act_prof_add_member_to_group sel 2 0",
+	"act_prof_add_member_to_group sel 9 0",
+	"act_prof_add_member_to_group sel 0 3",
+	"table_indirect_add ind 10.0.0.0/8 => 1",
+	"table_indirect_add_with_group ind 10.1.0.0/16 => 0",
+	"table_indirect_add_with_group ind 10.2.0.0/16 => 5",
+	"table_indirect_add ind 10.3.0.0/16 1",
+	"table_add ind set_port 10.3.0.0/16 => 1",
+	"table_set_default ind drop",
+	"table_indirect_add fwd 1 2 => 0",
+	"table_add sel$members set_port 1 => 1",
+	"act_prof_delete_member sel 1",
+	"act_prof_delete_group sel 0",
+	"table_dump ind",
+	"act_prof_dump sel",
+	"table_indirect_set_default ind 2",
+	"table_indirect_set_default_with_group ind 0",
+	"table_dump_entry ind 1",
+	"act_prof_remove_member_from_group sel 0 0",
+	"act_prof_remove_member_from_group sel 0 0",
+	"act_prof_dump_group sel 0",
+	"act_prof_modify_member sel drop 2",
+	"act_prof_dump_member sel 2",
+	"table_indirect_delete ind 0",
+	"act_prof_delete_member sel 1",
+	"table_indirect_reset_default ind",
+	"table_dump ind",
+	NULL
+};
+
+/* rows: ind entries point at members and groups; mbr holds members and slots */
+static void test_profiles(struct pisa_ctl *c, struct fsw *s)
+{
+	uint8_t k[1];
+	int r;
+
+	golden(c, "profiles.txt", profiles_session);
+	/* state now: members 0 (port 2) and 2 (drop); group 0 = { 2 } in slot 0 (key 6);
+	 * ind: 10.1/16 -> group 0; default: no member */
+	check_row(s, T_IND, 0, "01 00 08 0a 01 00 00 ff ff 00 00 61", "profile: entry -> group 0 (base 6, 1 member)");
+	check_row(s, T_IND, 4, "01 00 07 00 00 00 00 00 00 00 00 f0", "profile: default -> no member (15)");
+	k[0] = 6;
+	r = hash_lookup(s, T_MBR, k);
+	ok(r >= 0 && s->rows[T_MBR][r][2] == A_DROP, "profile: slot 6 holds member 2's new action",
+	   "row %d", r);
+	k[0] = 1;
+	ok(hash_lookup(s, T_MBR, k) < 0, "profile: deleted member 1 is gone from the member table", "found");
+	must(c, "act_prof_create_member sel set_port 5");	/* 1 */
+	must(c, "act_prof_add_member_to_group sel 1 0");	/* { 1, 2 }: slots 0-1 */
+	must(c, "act_prof_create_group sel");			/* 1 */
+	must(c, "act_prof_add_member_to_group sel 0 1");	/* { 0 }: slot 2 */
+	check_row(s, T_IND, 0, "01 00 08 0a 01 00 00 ff ff 00 00 62", "profile: group grown in place (base 6, 2)");
+	must(c, "act_prof_add_member_to_group sel 0 0");	/* slot 2 is taken: to 3-5 */
+	check_row(s, T_IND, 0, "01 00 08 0a 01 00 00 ff ff 00 00 93", "profile: group moved (base 9, 3)");
+	k[0] = 9;
+	r = hash_lookup(s, T_MBR, k);
+	ok(r >= 0 && s->rows[T_MBR][r][2] == A_SET_PORT && s->rows[T_MBR][r][4] == 0x01 &&
+	   s->rows[T_MBR][r][5] == 0x00, "profile: first slot = member 0 (port 2), the smallest handle",
+	   "row %d", r);
+	k[0] = 6;
+	ok(hash_lookup(s, T_MBR, k) < 0, "profile: the old slots are gone", "found");
+	must(c, "table_indirect_add_with_group ind 10.4.0.0/16 => 1");
+	check_row(s, T_IND, 1, "01 00 08 0a 04 00 00 ff ff 00 00 81", "profile: entry -> group 1 (base 8, 1)");
+	must(c, "act_prof_add_member_to_group sel 2 1");	/* slot 3 is taken: to 0-1 */
+	check_row(s, T_IND, 1, "01 00 08 0a 04 00 00 ff ff 00 00 62", "profile: second group moved (base 6, 2)");
+	must(c, "act_prof_create_member sel set_port 6");	/* 3 */
+	must(c, "act_prof_add_member_to_group sel 3 1");	/* slot 2 is free again: in place */
+	check_row(s, T_IND, 1, "01 00 08 0a 04 00 00 ff ff 00 00 63", "profile: grown in place (base 6, 3)");
+	ok(run(c, "act_prof_add_member_to_group sel 3 0") == -PISA_E_FULL && strstr(errbuf, "TABLE_FULL"),
+	   "profile: no room for a larger group", "%s", errbuf);
+	check_row(s, T_IND, 0, "01 00 08 0a 01 00 00 ff ff 00 00 93", "profile: a refused change changes nothing");
+	ok(run(c, "act_prof_delete_member sel 3") == -PISA_E_INVAL && strstr(errbuf, "MBR_STILL_USED"),
+	   "profile: a member in a group is in use", "%s", errbuf);
+}
+
+/* a table split in two pieces: one table to the CLI, rows across both pieces */
+static void test_split(struct pisa_ctl *c, struct fsw *s)
+{
+	check_row(s, T_SPL0, 2, "01 00 01 00 00 00 00", "split: piece 0 default is its own (drop)");
+	check_row(s, T_SPL1, 2, "01 00 00 00 00 00 80", "split: the table's default in the last piece");
+	must(c, "table_add split set_port 0x10&&&0xf0 => 3 30");	/* h0 */
+	must(c, "table_add split set_port 0x20&&&0xf0 => 4 20");	/* h1 */
+	must(c, "counter_write split_hits 0 5 0");
+	ok(s->cp[C_SPL0][1] == 5, "split: entry 0 sits in piece 0 row 1", "%llu",
+	   (unsigned long long)s->cp[C_SPL0][1]);
+	/* two higher-priority entries push entry 0 into piece 1, its count with it */
+	must(c, "table_add split set_port 0x30&&&0xf0 => 5 10");	/* h2 */
+	must(c, "table_add split set_port 0x40&&&0xf0 => 6 5");	/* h3 */
+	check_row(s, T_SPL0, 0, "01 00 00 40 f0 03 00", "split: the best entry in piece 0 row 0");
+	check_row(s, T_SPL1, 1, "01 00 00 10 f0 01 80", "split: the worst entry in piece 1 row 1");
+	ok(s->cp[C_SPL1][1] == 5 && s->cp[C_SPL0][1] == 0,
+	   "split: the counter cell moved across pieces", "%llu %llu",
+	   (unsigned long long)s->cp[C_SPL1][1], (unsigned long long)s->cp[C_SPL0][1]);
+	ok(run(c, "counter_read split_hits 0") == 0 && strstr(outbuf, "(0 bytes, 5 packets)"),
+	   "split: counter_read by handle finds the piece", "%s %s", outbuf, errbuf);
+	ok(run(c, "table_add split set_port 0x50&&&0xf0 => 7 1") == -PISA_E_FULL,
+	   "split: full when both pieces are", "%s", errbuf);
+	must(c, "table_delete split 3");
+	check_row(s, T_SPL1, 1, "00 00 00 00 00 00 00", "split: a delete closes the gap across pieces");
+	ok(run(c, "table_num_entries split") == 0 && !strcmp(outbuf, "3\n"),
+	   "split: one table of 3 entries", "%s", outbuf);
+	ok(run(c, "show_tables") == 0 && strstr(outbuf, "MyIngress.split ") &&
+	   !strstr(strstr(outbuf, "MyIngress.split ") + 1, "MyIngress.split "),
+	   "split: show_tables lists it once", "%s", outbuf);
+	must(c, "table_set_default split set_port 9");
+	check_row(s, T_SPL1, 2, "01 00 00 00 00 04 80", "split: set_default writes the last piece");
+}
+
 static void test_mc(struct pisa_ctl *c, struct fsw *s)
 {
 	must(c, "mc_mgrp_create 3");
@@ -1126,6 +1296,9 @@ static void test_reset_state(struct pisa_ctl *c, struct fsw *s)
 	   "reset_state: node handles restart at 0", "%s", outbuf);
 	ok(run(c, "table_add fwd drop 1 1") == 0 && strstr(outbuf, "handle 0\n"),
 	   "reset_state: entry handles restart at 0", "%s", outbuf);
+	ok(run(c, "act_prof_create_member sel drop") == 0 && strstr(outbuf, "handle 0\n") &&
+	   run(c, "act_prof_create_group sel") == 0 && strstr(outbuf, "handle 0\n"),
+	   "reset_state: profile members and groups gone", "%s", outbuf);
 }
 
 static void test_write_failure(void)
@@ -1188,6 +1361,8 @@ int main(void)
 	test_errors(c, s);
 	golden(c, "tables.txt", tables_session);
 	golden(c, "externs.txt", externs_session);
+	test_profiles(c, s);
+	test_split(c, s);
 	test_mc(c, s);
 	test_replay(c, s);
 	test_reset_state(c, s);

@@ -194,7 +194,7 @@ static void build_actions(struct pisa_image *img)
 
 static void build_tables(struct pisa_image *img)
 {
-	struct pisa_key_field k0[] = { { fld(IP4 + 16, 32), PISA_MATCH_EXACT } };
+	struct pisa_key_field k0[] = { { fld(IP4 + 16, 16), PISA_MATCH_EXACT } };
 	struct pisa_table_action a0[] = {
 		{ 0, PISA_NEXT_END, 0 }, { 1, PISA_NEXT_END, 0 },
 	};
@@ -222,7 +222,7 @@ static void build_tables(struct pisa_image *img)
 	t->next_mode = PISA_NEXT_HITMISS;
 	t->nkeys = N(k0);
 	t->keys = DUP(k0);
-	t->key_bits = 32;
+	t->key_bits = 16;
 	t->adata_bits = 16;
 	t->ways = 2;
 	t->way_bits = 4;
@@ -380,7 +380,7 @@ static void build_runtime(struct pisa_image *img)
 	img->rt_tables[1].const_default = 1;
 	img->rt_tables[0].nkeys = 1;
 	img->rt_tables[0].keys = calloc(1, sizeof(struct pisa_rt_key));
-	img->rt_tables[0].keys[0] = (struct pisa_rt_key){ str("hdr.ipv4.dstAddr"), 32, 0 };
+	img->rt_tables[0].keys[0] = (struct pisa_rt_key){ str("hdr.ipv4.dstAddr"), 16, 0 };
 	img->rt_tables[1].nkeys = 3;
 	img->rt_tables[1].keys = calloc(3, sizeof(struct pisa_rt_key));
 	img->rt_tables[1].keys[0] = (struct pisa_rt_key){ str("hdr.ipv4.srcAddr"), 32, 1 };
@@ -406,6 +406,17 @@ static void build_runtime(struct pisa_image *img)
 	img->rt_headers = strs(headers, img->nheaders);
 	img->nerrors = N(errors);
 	img->rt_errors = strs(errors, img->nerrors);
+	/* table 1 points into an action profile whose members are table 0's rows */
+	img->nprofiles = 1;
+	img->rt_profiles = calloc(1, sizeof(*img->rt_profiles));
+	img->rt_profiles[0].name = str("MyIngress.prof");
+	img->rt_profiles[0].p4info_id = 0x11000001;
+	img->rt_profiles[0].size = 20;
+	img->rt_profiles[0].max_group_size = 7;
+	img->rt_profiles[0].member_table = 0;
+	img->rt_profiles[0].ntables = 1;
+	img->rt_profiles[0].tables = calloc(1, sizeof(struct pisa_rt_profile_table));
+	img->rt_profiles[0].tables[0] = (struct pisa_rt_profile_table){ 1, 2, PISA_NO_ACTION };
 }
 
 static void build_const_rows(struct pisa_image *img)
@@ -421,7 +432,7 @@ static void build_const_rows(struct pisa_image *img)
 	/* table 1 default row (index 16): action 1 */
 	static const uint8_t r1[23] = { PISA_ROW_VALID, 0, 1 };
 	/* table 0 default row: action 0 with data */
-	static const uint8_t r2[9] = { PISA_ROW_VALID, 0, 0, 0, 0, 0, 0, 0x01, 0x02 };
+	static const uint8_t r2[7] = { PISA_ROW_VALID, 0, 0, 0, 0, 0x01, 0x02 };
 
 	img->nconst_rows = 3;
 	img->const_rows = calloc(3, sizeof(*img->const_rows));
@@ -731,6 +742,21 @@ static int cmp_runtime(const struct pisa_image *a, const struct pisa_image *b)
 	CMP("nerrors%s", a->nerrors, b->nerrors, "");
 	for (i = 0; i < a->nerrors; i++)
 		CMPSTR("rt error %u", a->rt_errors[i], b->rt_errors[i], i);
+	CMP("nprofiles%s", a->nprofiles, b->nprofiles, "");
+	for (i = 0; i < a->nprofiles; i++) {
+		const struct pisa_rt_profile *x = &a->rt_profiles[i], *y = &b->rt_profiles[i];
+		size_t tbytes = x->ntables * sizeof(*x->tables);
+
+		CMPSTR("profile %u name", x->name, y->name, i);
+		CMP("profile %u id", x->p4info_id, y->p4info_id, i);
+		CMP("profile %u with_selector", x->with_selector, y->with_selector, i);
+		CMP("profile %u size", x->size, y->size, i);
+		CMP("profile %u slots", x->slots, y->slots, i);
+		CMP("profile %u max_group_size", x->max_group_size, y->max_group_size, i);
+		CMP("profile %u member_table", x->member_table, y->member_table, i);
+		CMP("profile %u ntables", x->ntables, y->ntables, i);
+		CMPMEM("profile %u tables", x->tables, y->tables, tbytes, i);
+	}
 	return 0;
 }
 
@@ -769,11 +795,11 @@ static int cmp_image(const struct pisa_image *a, const struct pisa_image *b)
 
 #define HDR 20
 #define ENT 16
-#define NSEC 11			/* sections a 1.1 writer emits */
+#define NSEC 12			/* sections a 1.2 writer emits */
 
 static const char *const sec_names[NSEC] = {
 	"BOARD", "HEADERS", "PARSER", "TABLES", "ACTIONS",
-	"EXTERNS", "DEPARSER", "TM", "RUNTIME", "CONST_ROWS", "HWCONF",
+	"EXTERNS", "DEPARSER", "TM", "RUNTIME", "CONST_ROWS", "HWCONF", "PROFILES",
 };
 
 static unsigned nsections(const uint8_t *b)
@@ -1204,13 +1230,14 @@ static void test_minor_version(const uint8_t *buf, size_t len, const struct pisa
 	pisa_put_le32(entry(nb, NSEC) + 8, 8);
 	memcpy(nb + len + ENT, "FUTURE!!", 8);
 	pisa_put_le16(nb + 12, NSEC + 1);
-	/* 3 bytes appended to CONST_ROWS (the last decoded section); the sections after it
-	 * (HWCONF, the new one) move up */
+	/* 3 bytes appended to CONST_ROWS (the last required section); the sections after
+	 * it (HWCONF, PROFILES, the new one) move up */
 	section(nb, nlen, 10, &off, &slen);
 	memmove(nb + off + slen + 3, nb + off + slen, nlen - 3 - off - slen);
 	memset(nb + off + slen, 0xEE, 3);
 	pisa_put_le32(entry(nb, 9) + 8, (uint32_t)slen + 3);
-	pisa_put_le32(entry(nb, 10) + 4, pisa_get_le32(entry(nb, 10) + 4) + 3);
+	for (i = 10; i < NSEC; i++)
+		pisa_put_le32(entry(nb, (unsigned)i) + 4, pisa_get_le32(entry(nb, (unsigned)i) + 4) + 3);
 	pisa_put_le32(entry(nb, NSEC) + 4, (uint32_t)(len + ENT + 3));
 
 	pisa_put_le16(nb + 6, PISA_IMAGE_VERSION_MINOR + 1);
@@ -1320,7 +1347,7 @@ static void brk_key_bits(struct pisa_image *img) { img->tables[1].key_bits = 57;
 static void brk_keyless(struct pisa_image *img)
 {
 	img->tables[2].nkeys = 1;
-	img->tables[2].key_bits = 32;
+	img->tables[2].key_bits = 16;
 	img->tables[2].keys = dup_mem(img->tables[0].keys, sizeof(struct pisa_key_field));
 }
 static void brk_default(struct pisa_image *img) { img->tables[0].default_action = 4; }
@@ -1351,6 +1378,10 @@ static void brk_null_array(struct pisa_image *img) { free(img->digests); img->di
 static void brk_copyhdr(struct pisa_image *img) { img->actions[3].insns[12].a.value = 1; }
 static void brk_hash_poly(struct pisa_image *img) { img->hash_units[1].crc_width = 16; }
 static void brk_board(struct pisa_image *img) { memset(img->board, 'x', sizeof(img->board)); }
+static void brk_prof_member(struct pisa_image *img) { img->rt_profiles[0].member_table = 1; }
+static void brk_prof_size(struct pisa_image *img) { img->rt_profiles[0].size = 65536; }
+static void brk_prof_action(struct pisa_image *img) { img->rt_profiles[0].tables[0].member_action = 0; }
+static void brk_prof_group(struct pisa_image *img) { img->rt_profiles[0].tables[0].group_action = 2; }
 
 static void test_check(void)
 {
@@ -1397,6 +1428,14 @@ static void test_check(void)
 	expect_check("check: copy header lengths", brk_copyhdr, PISA_E_RANGE, "copies header 1 (20 bytes) onto header 3 (4 bytes)");
 	expect_check("check: crc16 custom poly", brk_hash_poly, PISA_E_RANGE, "hash unit 1 poly/init/xor_out wider than 16 bits");
 	expect_check("check: board name", brk_board, PISA_E_RANGE, "section BOARD: board name not terminated");
+	expect_check("check: profile member table", brk_prof_member, PISA_E_RANGE,
+		     "section PROFILES: profile 0: member table 1 is not exact on one key");
+	expect_check("check: profile size", brk_prof_size, PISA_E_RANGE,
+		     "profile 0: 65536 members and 0 slots do not leave the all-ones index of a 16-bit key free");
+	expect_check("check: profile member action", brk_prof_action, PISA_E_RANGE,
+		     "profile 0: action 0 is not one of table 1's");
+	expect_check("check: profile group action", brk_prof_group, PISA_E_RANGE,
+		     "profile 0: a group action without a selector");
 }
 
 static void test_corpus(void)

@@ -8,8 +8,9 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
-PREFIX = {"tables": 0x02, "actions": 0x01, "counters": 0x12, "direct_counters": 0x13,
-          "meters": 0x14, "direct_meters": 0x15, "registers": 0x16, "digests": 0x17}
+PREFIX = {"tables": 0x02, "actions": 0x01, "action_profiles": 0x11, "counters": 0x12,
+          "direct_counters": 0x13, "meters": 0x14, "direct_meters": 0x15, "registers": 0x16,
+          "digests": 0x17}
 MATCH = {"EXACT", "LPM", "TERNARY", "RANGE", "OPTIONAL"}
 TOKEN = re.compile(r'\s*(?:(\{)|(\})|([A-Za-z_][A-Za-z0-9_]*)\s*(:)?|("(?:[^"\\]|\\.)*")|(-?[0-9]+))')
 
@@ -98,6 +99,18 @@ def check_p4info(path):
                 raise ValueError("table %s: direct resource 0x%08x unknown" % (name, r))
         if one(t, "size") <= 0:
             raise ValueError("table %s: size %d" % (name, one(t, "size")))
+        for r in get(t, "implementation_id"):
+            prof = [p for p in get(info, "action_profiles") if one(one(p, "preamble"), "id") == r]
+            if len(prof) != 1:
+                raise ValueError("table %s: implementation_id 0x%08x is not an action profile" % (name, r))
+            if one(one(t, "preamble"), "id") not in get(prof[0], "table_ids"):
+                raise ValueError("table %s: its action profile does not list it" % name)
+    for p in get(info, "action_profiles"):
+        for r in get(p, "table_ids"):
+            if ids.get(r, ("",))[0] != "tables":
+                raise ValueError("action profile %s: table id 0x%08x unknown" % (one(one(p, "preamble"), "name"), r))
+        if one(p, "size") <= 0:
+            raise ValueError("action profile %s: size %d" % (one(one(p, "preamble"), "name"), one(p, "size")))
     for kind in ("direct_counters", "direct_meters"):
         for d in get(info, kind):
             if ids.get(one(d, "direct_table_id"), ("",))[0] != "tables":

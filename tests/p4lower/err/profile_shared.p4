@@ -1,0 +1,20 @@
+// Back end: one action profile for two tables (each needs its own member table).
+#include <v1model.p4>
+header h_t { bit<8> a; bit<8> b; }
+struct hs_t { h_t h; }
+struct m_t { }
+parser P(packet_in pkt, out hs_t hdr, inout m_t m, inout standard_metadata_t sm) {
+	state start { pkt.extract(hdr.h); transition accept; }
+}
+control V(inout hs_t hdr, inout m_t m) { apply { } }
+control I(inout hs_t hdr, inout m_t m, inout standard_metadata_t sm) {
+	action fwd(bit<9> p) { sm.egress_spec = p; }
+	action_profile(16) prof;
+	table t1 { key = { hdr.h.a: exact; } actions = { fwd; } implementation = prof; }
+	table t2 { key = { hdr.h.b: exact; } actions = { fwd; } implementation = prof; }
+	apply { t1.apply(); t2.apply(); }
+}
+control E(inout hs_t hdr, inout m_t m, inout standard_metadata_t sm) { apply { } }
+control K(inout hs_t hdr, inout m_t m) { apply { } }
+control D(packet_out pkt, in hs_t hdr) { apply { pkt.emit(hdr); } }
+V1Switch(P(), V(), I(), E(), K(), D()) main;
