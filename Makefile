@@ -5,6 +5,8 @@
 #   make bench    benchmarks; figures go to docs/performance.md by hand, see that file
 #   make fuzz-rtl differential test of the RTL core against pisa-model, SEED=S N=packets
 #   make deps     install Debian packages (as root) or print the apt-get line
+#   make bitstream BOARD=NAME [TOP=MODULE] [CORE_MHZ=N]   a board's bitstream (boards/Makefile)
+#   make flash BOARD=NAME     write it to the board with pisactl flash
 SUBDIRS := lib model stf p4lower host tests hw
 
 all:
@@ -26,7 +28,14 @@ bench: all
 fuzz-rtl: all
 	@$(MAKE) --no-print-directory -C tests/rtl fuzz
 
+bitstream: deps
+	@$(MAKE) --no-print-directory -C boards bitstream
+
+flash:
+	@$(MAKE) --no-print-directory -C host all >/dev/null
+	@$(MAKE) --no-print-directory -C boards flash
+
 clean:
 	rm -rf build
 
-.PHONY: all deps test demo bench clean fuzz-rtl
+.PHONY: all deps test demo bench clean fuzz-rtl bitstream flash

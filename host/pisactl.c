@@ -293,27 +293,114 @@ static int run_line(const char *line)
 	return await_result(0);
 }
 
+/*
+ * A commands file: simple_switch_CLI lines go to pisad ahead of their
+ * results, up to PIPE_MAX of them (results come back in order), so that
+ * pisad can put the writes of many lines into one frame of the link; load,
+ * listen and flash lines wait for everything before them.
+ */
+#define PIPE_MAX 256
+
+struct sent_line {
+	unsigned long no;
+	char *text;
+};
+
+/* The oldest line's result; 2 if pisad is gone. */
+static int take_result(struct sent_line *q, unsigned *head, unsigned *count,
+		       unsigned long *failed)
+{
+	struct sent_line *l = &q[*head];
+	int r = await_result(0);
+
+	if (r == 1) {
+		(*failed)++;
+		fprintf(stderr, "pisactl: line %lu failed: %s%s", l->no, skip_ws(l->text),
+			strchr(l->text, '\n') ? "" : "\n");
+	}
+	free(l->text);
+	*head = (*head + 1) % PIPE_MAX;
+	(*count)--;
+	return r == 2 ? 2 : 0;
+}
+
+/* A line for pisad as it is: not empty, no comment, not load, listen or flash. */
+static int plain_line(const char *line, const char **cmd, size_t *cmd_len)
+{
+	const char *s = skip_ws(line), *e;
+	size_t len = strlen(s), n;
+
+	while (len && (s[len - 1] == '\n' || s[len - 1] == '\r' || s[len - 1] == ' ' ||
+		       s[len - 1] == '\t'))
+		len--;
+	if (!len || s[0] == '#' || len > HC_MAX_CMD)
+		return 0;
+	for (e = s; e < s + len && *e != ' ' && *e != '\t'; e++)
+		;
+	n = (size_t)(e - s);
+	if ((n == 4 && !strncmp(s, "load", 4)) || (n == 6 && !strncmp(s, "listen", 6)) ||
+	    (n == 5 && !strncmp(s, "flash", 5)))
+		return 0;
+	*cmd = s;
+	*cmd_len = len;
+	return 1;
+}
+
 static int run_file(FILE *in)
 {
+	struct sent_line q[PIPE_MAX];
+	unsigned head = 0, count = 0;
 	char *line = NULL;
-	size_t cap = 0;
+	size_t cap = 0, cmd_len;
+	const char *cmd;
 	unsigned long no = 0, failed = 0;
-	int r;
+	int r, gone = 0;
 
-	while (getline(&line, &cap, in) >= 0) {
+	while (!gone && getline(&line, &cap, in) >= 0) {
 		no++;
+		if (plain_line(line, &cmd, &cmd_len)) {
+			if (connect_pisad() < 0) {
+				gone = 1;
+				break;
+			}
+			q[(head + count) % PIPE_MAX] = (struct sent_line){ no, strdup(line) };
+			if (!q[(head + count) % PIPE_MAX].text ||
+			    hc_send(pisad_fd, HC_MSG_CMD, cmd, cmd_len, NULL, 0) < 0) {
+				free(q[(head + count) % PIPE_MAX].text);
+				fprintf(stderr, "pisactl: sending to pisad: %s\n", strerror(errno));
+				gone = 1;
+				break;
+			}
+			count++;
+			if (count == PIPE_MAX && take_result(q, &head, &count, &failed) == 2)
+				gone = 1;
+			continue;
+		}
+		while (count && !gone)
+			gone = take_result(q, &head, &count, &failed) == 2;
+		if (gone)
+			break;
 		r = run_line(line);
 		if (r < 0 || r == 0)
 			continue;
 		if (r == 2) {
-			free(line);
-			return EXIT_NO_PISAD;
+			gone = 1;
+			break;
 		}
 		failed++;
 		fprintf(stderr, "pisactl: line %lu failed: %s%s", no, skip_ws(line),
 			strchr(line, '\n') ? "" : "\n");
 	}
+	while (count && !gone)
+		gone = take_result(q, &head, &count, &failed) == 2;
+	while (count) {
+		free(q[head].text);
+		head = (head + 1) % PIPE_MAX;
+		count--;
+	}
 	free(line);
+	if (gone)
+		return EXIT_NO_PISAD;
 	if (failed)
 		fprintf(stderr, "pisactl: %lu of the commands failed\n", failed);
 	return failed ? EXIT_FAILED : EXIT_OK;

@@ -47,7 +47,8 @@
 static unsigned link_timeout_ms;	/* --link-timeout; 0: the library's default */
 
 static const char usage_text[] =
-"usage: pisad --board NAME [--device SERIAL] [--transport uart|spi|sim:PATH|model:IMAGE]\n"
+"usage: pisad --board NAME [--device SERIAL]\n"
+"             [--transport uart|spi|eth:IF[,MAC]|sim:PATH|model:IMAGE]\n"
 "             [--socket PATH] [--log-level err|warn|info|debug] [--link-timeout MS]\n"
 "             [--foreground]\n"
 "\n"
@@ -57,7 +58,9 @@ static const char usage_text[] =
 "                      colorlight-5a-75b); the switch must report the same one.\n"
 "  --transport T       how to reach the switch (default uart):\n"
 "                        uart         FT2232H channel B (PISAD_UART_BAUD, default 3000000)\n"
-"                        spi          FT2232H channel A, MPSSE SPI (PISAD_SPI_HZ, default 6000000)\n"
+"                        spi          FT2232H channel A, MPSSE SPI (PISAD_SPI_HZ, default 6000000)\n""                        eth:IF[,MAC] Ethernet management frames (EtherType 0x88B5) on\n"
+"                                     interface IF, to the board MAC or broadcast; needs\n"
+"                                     CAP_NET_RAW (root)\n"
 "                        sim:PATH     a simulated switch on the Unix socket PATH\n"
 "                                     (pisa-model IMAGE --control PATH, the co-simulation)\n"
 "                        model:IMAGE  starts pisa-model IMAGE next to pisad and adopts IMAGE\n"
@@ -120,6 +123,23 @@ static int parse_level(const char *s)
 	return -1;
 }
 
+/*
+ * A command whose writes went into the link's batch but are not flushed yet:
+ * its output waits until the batch is acknowledged. A client that sends
+ * commands ahead of their results (pisactl with a commands file) gets the
+ * writes of up to BATCH_MAX of them, and of all that arrived together, put
+ * into as few frames as the link's max payload allows, one round trip for
+ * all; results still go back one per command, in order.
+ */
+#define BATCH_MAX 256
+
+struct pending {
+	char *out;		/* what the command printed */
+	size_t olen;
+	char *line;
+	uint64_t op0, op1;	/* its ops: link op counts before and after */
+};
+
 struct client {
 	int fd;
 	uint8_t *in;
@@ -129,6 +149,8 @@ struct client {
 	int listen;
 	int dead;
 	uint64_t dropped;	/* events dropped because the client did not read */
+	struct pending pend[BATCH_MAX];
+	unsigned npend;
 	struct client *next;
 };
 
@@ -489,7 +511,7 @@ static int try_connect(struct daemon *d, int quiet)
 	}
 	d->info.board[sizeof(d->info.board) - 1] = 0;
 	d->info.program[sizeof(d->info.program) - 1] = 0;
-	if (strcmp(d->info.board, d->board)) {
+	if (!pisa_board_matches(d->info.board, d->board)) {
 		snprintf(err, sizeof(err), "the switch at %s reports board profile '%s', but pisad "
 			 "was started with --board %s: refusing it", d->tr.desc, d->info.board,
 			 d->board);
@@ -553,7 +575,7 @@ static int image_accept(struct daemon *d, const uint8_t *bytes, size_t len, cons
 			 detail[0] ? detail : pisa_strerror(-r));
 		return -1;
 	}
-	if (strncmp((*out)->board, d->board, sizeof((*out)->board))) {
+	if (!pisa_board_matches((*out)->board, d->board)) {
 		snprintf(err, errlen, "%s: built for board '%.16s', this switch is '%s' "
 			 "(compile it with --board %s)", name, (*out)->board, d->board, d->board);
 		pisa_image_free(*out);
@@ -780,25 +802,106 @@ static void do_status(struct daemon *d, struct client *c)
 	reply(c, 0, buf);
 }
 
-/* Runs a simple_switch_CLI command through the shadow, then flushes. */
+static uint64_t link_ops(struct daemon *d)
+{
+	struct pisa_link_stats st = { 0 };
+
+	if (d->link)
+		pisa_link_get_stats(d->link, &st);
+	return st.ops;
+}
+
+/*
+ * Flushes the link for the client's pending commands and sends their
+ * results, in order: all done; or up to the one with the op the switch
+ * refused, that one failed, the ones after it not confirmed (later frames
+ * of the batch may have run: the shadow has them, and pisad marks the
+ * switch as diverged); or, when the link failed, as for a single command.
+ */
+static void flush_pending(struct daemon *d, struct client *c)
+{
+	uint64_t base;
+	long failed = -1;
+	unsigned i;
+	int r = 0, relinked = 0;
+
+	if (!c->npend)
+		return;
+	base = c->pend[0].op0;
+	if (d->connected) {
+		r = pisa_link_flush(d->link);
+		failed = pisa_link_failed_op(d->link);
+		if (r == -PISA_E_IO) {
+			link_error(d, "writing", r);
+			relinked = try_connect(d, 0) == 0 && d->connected;
+		} else if (r < 0) {
+			d->diverged = 1;
+			logm(L_ERR, "the switch refused a write of '%s': %s",
+			     c->pend[0].line, pisa_link_detail(d->link));
+		}
+	}
+	for (i = 0; i < c->npend; i++) {
+		struct pending *pc = &c->pend[i];
+		const char *out = pc->out ? pc->out : "";
+
+		if (r == 0 || (r == -PISA_E_IO && relinked)) {
+			client_msg(c, HC_MSG_RESULT, 0, out, pc->olen);
+		} else if (r == -PISA_E_IO) {
+			replyf(c, 1, "%sError: the link to the switch failed; pisad holds the change "
+			       "and writes it when the switch is back\n", out);
+		} else if (failed >= 0 && (uint64_t)failed < pc->op0 - base) {
+			client_msg(c, HC_MSG_RESULT, 0, out, pc->olen);
+		} else if (failed < 0 || (uint64_t)failed < pc->op1 - base) {
+			replyf(c, 1, "%sError: the switch refused the write: %s\n", out,
+			       pisa_link_detail(d->link));
+		} else {
+			replyf(c, 1, "%sError: not confirmed: the switch refused an earlier write in "
+			       "the same batch\n", out);
+		}
+		free(pc->out);
+		free(pc->line);
+	}
+	c->npend = 0;
+}
+
+/*
+ * Runs a simple_switch_CLI command through the shadow; its writes join the
+ * client's pending batch (flush_pending sends the result).
+ */
 static void do_ctl(struct daemon *d, struct client *c, const char *line)
 {
 	char err[2048] = "", *out = NULL;
 	size_t olen = 0;
+	uint64_t op0 = link_ops(d);
 	FILE *f;
 	int r;
 
 	if (!d->ctl) {
+		flush_pending(d, c);
 		reply(c, 1, "Error: no program loaded (pisactl load PROG.pisa)\n");
 		return;
 	}
 	f = open_memstream(&out, &olen);
 	if (!f) {
+		flush_pending(d, c);
 		reply(c, 1, "Error: no memory\n");
 		return;
 	}
 	r = pisa_ctl_exec(d->ctl, line, f, err, sizeof(err));
 	fclose(f);
+	if (r == 0 && d->connected) {
+		struct pending *pc = &c->pend[c->npend++];
+
+		pc->out = out;
+		pc->olen = olen;
+		pc->line = strdup(line);
+		pc->op0 = op0;
+		pc->op1 = link_ops(d);
+		if (c->npend == BATCH_MAX)
+			flush_pending(d, c);
+		return;
+	}
+	flush_pending(d, c);
 	if (r < 0) {
 		if (r == -PISA_E_IO && d->connected)
 			link_error(d, "a request", r);
@@ -810,27 +913,7 @@ static void do_ctl(struct daemon *d, struct client *c, const char *line)
 		free(out);
 		return;
 	}
-	if (d->connected) {
-		r = pisa_link_flush(d->link);
-		if (r == -PISA_E_IO) {
-			/* the shadow has the write: a restore puts it in */
-			link_error(d, "writing", r);
-			if (try_connect(d, 0) < 0) {
-				replyf(c, 1, "%sError: the link to the switch failed; pisad holds the "
-				       "change and writes it when the switch is back\n", out ? out : "");
-				free(out);
-				return;
-			}
-		} else if (r < 0) {
-			d->diverged = 1;
-			logm(L_ERR, "the switch refused a write of '%s': %s", line,
-			     pisa_link_detail(d->link));
-			replyf(c, 1, "%sError: the switch refused the write: %s\n", out ? out : "",
-			       pisa_link_detail(d->link));
-			free(out);
-			return;
-		}
-	}
+	/* not connected: the shadow has it, a restore writes it */
 	client_msg(c, HC_MSG_RESULT, 0, out ? out : "", olen);
 	free(out);
 }
@@ -857,6 +940,9 @@ static void handle_cmd(struct daemon *d, struct client *c, const uint8_t *p, siz
 	for (tok = strtok_r(copy, " \t", &save); tok && argc < 64; tok = strtok_r(NULL, " \t", &save))
 		argv[argc++] = tok;
 	logm(L_DEBUG, "request: %s", line);
+	if (argc == 0 || !strcmp(argv[0], "status") || !strcmp(argv[0], "listen") ||
+	    !strcmp(argv[0], "packet-out") || !strcmp(argv[0], "load"))
+		flush_pending(d, c);	/* the results before this one go first */
 	if (argc == 0) {
 		reply(c, 0, "");
 	} else if (!strcmp(argv[0], "status")) {
@@ -907,21 +993,29 @@ static void client_read(struct daemon *d, struct client *c)
 		while ((m = hc_parse(c->in, c->in_len, HC_MAX_MSG, &type, &payload, &plen)) != 0) {
 			if (m < 0) {
 				logm(L_WARN, "client sent a message with a bad length: dropped it");
+				flush_pending(d, c);
 				reply(c, 1, "Error: bad message length\n");
 				c->dead = 1;
 				return;
 			}
-			if (type == HC_MSG_CMD)
+			if (type == HC_MSG_CMD) {
 				handle_cmd(d, c, payload, plen);
-			else if (type == HC_MSG_LOAD)
-				do_load(d, c, payload, plen);
-			else
-				replyf(c, 1, "Error: unknown message type 0x%02x\n", type);
+			} else {
+				flush_pending(d, c);
+				if (type == HC_MSG_LOAD)
+					do_load(d, c, payload, plen);
+				else
+					replyf(c, 1, "Error: unknown message type 0x%02x\n", type);
+			}
 			memmove(c->in, c->in + m, c->in_len - (size_t)m);
 			c->in_len -= (size_t)m;
-			if (c->dead)
+			if (c->dead) {
+				flush_pending(d, c);
 				return;
+			}
 		}
+		/* everything that arrived is done: its writes go out together */
+		flush_pending(d, c);
 	}
 }
 

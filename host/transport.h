@@ -8,6 +8,8 @@
  *   model:IMAGE  a pisa-model child started by pisad on a private socket
  *   uart         FT2232H channel B as a UART (libftdi), bridged to a socketpair
  *   spi          FT2232H channel A as an MPSSE SPI master, bridged likewise
+ *   eth:IF[,MAC] Ethernet management frames on interface IF (AF_PACKET, EtherType
+ *                0x88B5) to the board MAC or broadcast, bridged likewise
  */
 #ifndef HOST_TRANSPORT_H
 #define HOST_TRANSPORT_H
@@ -33,7 +35,7 @@ struct transport {
 };
 
 /*
- * spec: "uart", "spi", "sim:PATH" or "model:IMAGE". device: an FT2232H
+ * spec: "uart", "spi", "eth:IF[,MAC]", "sim:PATH" or "model:IMAGE". device: an FT2232H
  * serial number or NULL (the first one). bindir: where pisa-model is.
  * Returns 0, or -1 with a reason in err.
  */
@@ -46,5 +48,7 @@ int transport_model_open(struct transport *t, const char *image, const char *bin
 			 char *err, size_t errlen);
 int transport_ftdi_open(struct transport *t, int spi, const char *device, char *err,
 			size_t errlen);
+/* spec: what follows "eth:", an interface name and optionally ",MAC" (transport_eth.c). */
+int transport_eth_open(struct transport *t, const char *spec, char *err, size_t errlen);
 
 #endif

@@ -74,12 +74,21 @@ void pisa_profile_print_core(const struct pisa_profile *p, FILE *f)
 		c->digest_max, c->clone_sessions);
 }
 
+int pisa_board_matches(const char *field, const char *name)
+{
+	size_t n = strnlen(field, PISA_BOARD_FIELD);
+
+	if (n == PISA_BOARD_FIELD - 1 && strlen(name) > n)
+		return strncmp(field, name, n) == 0;
+	return strcmp(field, name) == 0;
+}
+
 const struct pisa_profile *pisa_profile_find(const char *name)
 {
 	unsigned i;
 
 	for (i = 0; pisa_profiles[i]; i++)
-		if (strcmp(pisa_profiles[i]->name, name) == 0)
+		if (pisa_board_matches(name, pisa_profiles[i]->name))
 			return pisa_profiles[i];
 	return NULL;
 }

@@ -61,7 +61,14 @@ struct pisa_profile {
  * pisa_core's Verilog parameters.
  */
 void pisa_profile_print_core(const struct pisa_profile *p, FILE *f);
-/* NULL if there is no such profile. */
+/*
+ * Board names travel in 16-byte fields (an image's board, the HELLO reply), so a longer
+ * profile name ("colorlight-5a-75b") arrives cut to its first 15 characters; that still
+ * names the profile. pisa_board_matches() says whether such a field names the board name.
+ */
+#define PISA_BOARD_FIELD 16
+int pisa_board_matches(const char *field, const char *name);
+/* NULL if there is no such profile (name may be cut to a board field). */
 const struct pisa_profile *pisa_profile_find(const char *name);
 /* The profiles, NULL-terminated, in a stable order (sim first). */
 extern const struct pisa_profile *const pisa_profiles[];

@@ -30,6 +30,7 @@
 #define PISA_PROTO_MIN_PAYLOAD 64	/* the least a peer may announce as its maximum */
 #define PISA_PROTO_WINDOW 16		/* replies the switch keeps for duplicates */
 #define PISA_PROTO_DETAIL_MAX 120	/* bytes of text an ACK may carry */
+#define PISA_PROTO_ETHERTYPE 0x88B5	/* Ethernet management frames (IEEE 802 local experimental) */
 
 /* Frame types; bit 7 set: switch -> host. */
 enum pisa_proto_type {

@@ -76,4 +76,88 @@ for dir in "$top"/examples/*/; do
 	printf 'p4lower %-15s %6s ms\n' "$e" "$ms"
 done
 echo "p4lower median over the examples: $(printf '%s' "$all" | median) ms (median of $runs runs each)"
+
+# ---- the control link: table entries a second and image loads at a board's link speed ----
+# pisad --transport sim: <-> link_pace (every byte at RATE bytes/s each way, 1 ms latency:
+# the FT2232H's latency timer) <-> pisa-model --control; HELLO_REPLY says the board's max
+# payload and window. LINK_ENTRIES table_add lines (1,000 /24 routes into ipv4_lpm) from a
+# commands file (pisactl sends ahead, pisad batches); the fraction is the link's raw byte rate
+# used: bytes host -> switch during the entries / (seconds * RATE). Then each example's image
+# loaded (pisactl load), median of RUNS.
+pace=$build/tests/bench/link_pace
+link_entries=${LINK_ENTRIES:-1000}
+p4dir=$work/p4
+mkdir -p "$p4dir"
+for dir in "$top"/examples/*/; do
+	e=$(basename "$dir")
+	[ -f "$dir$e.p4" ] && "$bin/p4lower" "$dir$e.p4" -o "$p4dir/$e.pisa" >/dev/null 2>&1
+done
+awk -v n="$link_entries" 'BEGIN { for (i = 0; i < n; i++)
+	printf "table_add ipv4_lpm set_nhop 10.%d.%d.0/24 => 02:00:00:00:01:01 1\n", i / 256 % 256, i % 256 }' \
+	>"$work/routes.txt"
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+link_bench() {	# NAME RATE MAX_PAYLOAD WINDOW: one line of results
+	local name=$1 rate=$2 maxp=$3 win=$4 d=$work/link.$1 t0 t1 b0 b1 i e ms all
+	mkdir -p "$d"
+	"$bin/pisa-model" "$p4dir/ipv4_router.pisa" --control "$d/m.sock" >"$d/model.log" 2>&1 &
+	local model=$!
+	for i in $(seq 50); do [ -S "$d/m.sock" ] && break; sleep 0.1; done
+	"$pace" "$d/p.sock" "$d/m.sock" "$rate" --latency-us 1000 --max-payload "$maxp" \
+		--window "$win" >"$d/pace.out" 2>&1 &
+	local pc=$!
+	for i in $(seq 50); do [ -S "$d/p.sock" ] && break; sleep 0.1; done
+	"$bin/pisad" --board sim --transport "sim:$d/p.sock" --socket "$d/c.sock" --foreground \
+		2>"$d/pisad.log" &
+	local pd=$!
+	for i in $(seq 100); do [ -S "$d/c.sock" ] && break; sleep 0.1; done
+	if ! "$bin/pisactl" --socket "$d/c.sock" load "$p4dir/ipv4_router.pisa" >/dev/null 2>&1; then
+		echo "FAIL bench link $name: pisad did not load the router ($(tail -n 1 "$d/pisad.log"))"
+		kill "$pd" "$pc" "$model" 2>/dev/null
+		return 1
+	fi
+	kill -USR1 "$pc"; sleep 0.2
+	b0=$(awk 'END { print $2 }' "$d/pace.out")
+	t0=$(now_ms)
+	"$bin/pisactl" --socket "$d/c.sock" <"$work/routes.txt" >"$d/routes.out" 2>&1
+	t1=$(now_ms)
+	kill -USR1 "$pc"; sleep 0.2
+	b1=$(awk 'END { print $2 }' "$d/pace.out")
+	if [ "$(grep -c 'Entry has been added' "$d/routes.out")" -ne "$link_entries" ]; then
+		echo "FAIL bench link $name: not every entry was added ($(grep -v 'Entry has' "$d/routes.out" | head -n 1))"
+		kill "$pd" "$pc" "$model" 2>/dev/null
+		return 1
+	fi
+	awk -v n="$link_entries" -v ms=$((t1 - t0)) -v b=$((b1 - b0)) -v r="$rate" -v name="$name" \
+		'BEGIN { printf "link %-28s %7.0f entries/s  %5.1f bytes/entry  %3.0f%% of %d bytes/s\n",
+		name, n * 1000 / ms, b / n, 100 * b / (ms / 1000) / r, r }'
+	# image loads
+	all=""
+	for img in "$p4dir"/*.pisa; do
+		e=$(basename "$img" .pisa)
+		: >"$d/$e.ms"
+		for i in $(seq "$runs"); do
+			t0=$(now_ms)
+			"$bin/pisactl" --socket "$d/c.sock" load "$img" >/dev/null 2>&1 || {
+				echo "FAIL bench link $name: load $e"; break; }
+			echo $(($(now_ms) - t0)) >>"$d/$e.ms"
+		done
+		ms=$(median <"$d/$e.ms")
+		all+="$e $(stat -c %s "$img") $ms"$'\n'
+	done
+	printf '%s' "$all" | awk -v name="$name" '{ printf "link %-28s load %-15s %6d bytes %6d ms\n", name, $1, $2, $3 }'
+	kill "$pd" "$pc" "$model" 2>/dev/null
+	wait "$pd" "$pc" "$model" 2>/dev/null
+	return 0
+}
+if [ -x "$pace" ]; then
+	link_bench "uart-3M-1KiB-w16" 300000 1024 16 || status=1
+	link_bench "uart-12M-1KiB-w16" 1200000 1024 16 || status=1
+	link_bench "spi-6MHz-1KiB-w16" 750000 1024 16 || status=1
+	link_bench "uart-3M-256B-w8" 300000 256 8 || status=1
+	# the host's own ceiling: pisactl, pisad and pisa-model with a link that is never full
+	link_bench "host-only-100MB/s-1KiB-w16" 100000000 1024 16 || status=1
+else
+	echo "FAIL bench link: $pace not built (make -C tests/bench)"
+	status=1
+fi
 exit $status

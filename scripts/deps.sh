@@ -8,8 +8,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 
 # build: gcc make; examples' test generator: python3; model: libpcap; pisactl: readline;
 # hardware: iverilog verilator yosys (+ yosys-smtbmc, z3 for proofs); host link: libftdi1 libusb;
-# make demo: iproute2 and ping for the hosts in network namespaces.
-packages=(gcc make libc6-dev python3 libpcap-dev libreadline-dev iverilog verilator yosys z3 libftdi1-dev libusb-1.0-0-dev iproute2 iputils-ping)
+# make demo: iproute2 and ping for the hosts in network namespaces; make bitstream: nextpnr-ice40
+# and fpga-icestorm for the iCE40 boards, python3-venv for the ECP5 tools' venv.
+packages=(gcc make libc6-dev python3 libpcap-dev libreadline-dev iverilog verilator yosys z3 libftdi1-dev libusb-1.0-0-dev iproute2 iputils-ping nextpnr-ice40 fpga-icestorm python3-venv)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -46,9 +46,17 @@ static void usage(FILE *f)
 		"\n"
 		"options:\n"
 		"  --image IMAGE      run this config image instead of compiling\n"
-		"  --target model|rtl where to run (default model). rtl runs pisa_core in\n"
+		"  --target model|rtl|board:BOARD\n"
+		"                     where to run (default model). rtl runs pisa_core in\n"
 		"                     Icarus: the harness sim/tb/tb_pisa_harness.v, built by\n"
-		"                     'make -C hw harness' into build/sim/tb_pisa_harness.vvp\n"
+		"                     'make -C hw harness' into build/sim/tb_pisa_harness.vvp.\n"
+		"                     board:icebreaker, board:hx8k-breakout or\n"
+		"                     board:colorlight-5a-75b runs the board's\n"
+		"                     switch top in Icarus (sim/board, 'make -C sim/board'):\n"
+		"                     the image and every table write go in through its UART\n"
+		"                     pins (the control link, as pisad does it), packets through\n"
+		"                     its PHY pins; implies --board BOARD\n"
+		"                     ($PISA_BOARD_SIM: the folder of tb_board_BOARD.vvp)\n"
 		"  --rtl-harness VVP  that harness (default: $PISA_RTL_HARNESS, else\n"
 		"                     ../sim/ or ../../sim/ beside " PROG ")\n"
 		"  --board NAME       board profile to compile for (with --image: the image\n"
@@ -149,6 +157,32 @@ static int find_harness(char *buf, size_t buflen)
 	return -1;
 }
 
+/* The board simulation tb_board_NAME.vvp: in $PISA_BOARD_SIM, else build/sim/board beside
+ * build/bin or build/san/bin. dir gets its folder (the VPI modules are there too). */
+static int find_board_sim(const char *name, char *dir, size_t dirlen, char *vvp, size_t vvplen)
+{
+	static const char *const rel[] = { "../sim/board", "../../sim/board" };
+	const char *env = getenv("PISA_BOARD_SIM");
+	char self[PATH_MAX];
+	unsigned i;
+
+	if (env && env[0]) {
+		snprintf(dir, dirlen, "%s", env);
+		snprintf(vvp, vvplen, "%s/tb_board_%s.vvp", env, name);
+		return access(vvp, R_OK);
+	}
+	if (exe_dir(self, sizeof(self)) < 0)
+		return -1;
+	for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		if ((size_t)snprintf(dir, dirlen, "%s/%s", self, rel[i]) >= dirlen ||
+		    (size_t)snprintf(vvp, vvplen, "%s/tb_board_%s.vvp", dir, name) >= vvplen)
+			return -1;
+		if (access(vvp, R_OK) == 0)
+			return 0;
+	}
+	return -1;
+}
+
 /* Runs p4lower PROG.p4 [--board B] [-I D]... -o OUT; 0 when it succeeded. */
 static int compile(const char *p4lower, const char *board, char **inc, int ninc,
 		   const char *p4, const char *out)
@@ -219,11 +253,11 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name)
 int main(int argc, char **argv)
 {
 	const char *image = NULL, *target = "model", *board = NULL, *harness = NULL, *v;
-	char harness_buf[PATH_MAX + 64];
+	char harness_buf[PATH_MAX + 64], board_vvp[PATH_MAX + 64], board_dir[PATH_MAX + 16];
 	const char *pos[2] = { NULL, NULL };
 	char *inc[MAX_INCLUDES];
 	int ninc = 0, npos = 0, i, rc = 2, e;
-	struct stf_opts o = { 0, stderr, NULL };
+	struct stf_opts o = { 0, stderr, NULL, NULL, NULL, NULL };
 	struct stf_file f = { 0, NULL };
 	struct pisa_image *img = NULL;
 	char err[1024], tmpdir[64] = "", out[128] = "", p4lower[PATH_MAX + 16];
@@ -270,8 +304,31 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (strcmp(target, "model") && strcmp(target, "rtl")) {
-		fprintf(stderr, PROG ": unknown target '%s' (model or rtl)\n", target);
+	if (!strncmp(target, "board:", 6)) {
+		const char *bname = target + 6;
+
+		if (strcmp(bname, "icebreaker") && strcmp(bname, "hx8k-breakout") &&
+		    strcmp(bname, "colorlight-5a-75b")) {
+			fprintf(stderr, PROG ": --target board:%s: no board simulation for it "
+				"(icebreaker, hx8k-breakout, colorlight-5a-75b)\n", bname);
+			return 2;
+		}
+		if (board && strcmp(board, bname)) {
+			fprintf(stderr, PROG ": --board %s does not match --target %s\n", board,
+				target);
+			return 2;
+		}
+		board = bname;
+		if (find_board_sim(bname, board_dir, sizeof(board_dir), board_vvp,
+				   sizeof(board_vvp)) < 0) {
+			fprintf(stderr, PROG ": the board simulation is not built (make -C sim/board) "
+				"or $PISA_BOARD_SIM names no folder with tb_board_%s.vvp\n", bname);
+			return 2;
+		}
+		o.board_vvp = board_vvp;
+		o.board_vpi_dir = board_dir;
+	} else if (strcmp(target, "model") && strcmp(target, "rtl")) {
+		fprintf(stderr, PROG ": unknown target '%s' (model, rtl or board:BOARD)\n", target);
 		return 2;
 	}
 	if (!strcmp(target, "rtl")) {
@@ -323,6 +380,7 @@ int main(int argc, char **argv)
 			goto out;
 		image = out;
 	}
+	o.image_path = image;
 	e = pisa_image_read_file(image, &img, err, sizeof(err));
 	if (e < 0) {
 		fprintf(stderr, PROG ": %s: %s%s%s\n", image, pisa_strerror(-e), err[0] ? ": " : "",
@@ -330,7 +388,8 @@ int main(int argc, char **argv)
 		img = NULL;
 		goto out;
 	}
-	if (board && image != out && strncmp(img->board, board, sizeof(img->board))) {
+	/* (an image keeps the first 15 characters of a board name: docs/config-image.md) */
+	if (board && image != out && strncmp(img->board, board, sizeof(img->board) - 1)) {
 		fprintf(stderr, PROG ": %s was built for board '%.*s', not '%s'\n", image,
 			(int)sizeof(img->board), img->board, board);
 		goto out;

@@ -88,6 +88,11 @@ struct stf_opts {
 	FILE *log;
 	const char *rtl_harness;	/* NULL: run on pisa-model; else on the RTL, this
 					 * Icarus harness (stf_rtl.c) */
+	const char *board_vvp;		/* non-NULL: on a board-level simulation, this vvp
+					 * file (stf_board.c), its VPI modules in board_vpi_dir,
+					 * the image loaded from image_path over its UART */
+	const char *board_vpi_dir;
+	const char *image_path;
 };
 
 /*

@@ -13,6 +13,8 @@
 #include "pisa_ctl.h"
 #include "../model/pisa_model.h"
 #include "stf_rtl.h"
+#include "stf_board.h"
+#include "pisa_link.h"
 
 #define STF_NPORTS (STF_MAX_PORT + 1)
 #define STF_PACKET_GAP_US 1		/* between two packets */
@@ -171,6 +173,7 @@ int stf_run(const struct pisa_image *img, const struct stf_file *f, const struct
 {
 	struct pisa_model *m = NULL;
 	struct stf_rtl *rtl = NULL;
+	struct stf_board *bd = NULL;
 	struct pisa_ctl *ctl = NULL;
 	struct run *r;
 	unsigned char *named = NULL, *data;
@@ -198,7 +201,15 @@ int stf_run(const struct pisa_image *img, const struct stf_file *f, const struct
 		msgf(msg, msglen, "cannot open /dev/null");
 		goto out;
 	}
-	if (o->rtl_harness) {
+	if (o->board_vvp) {
+		bd = stf_board_new(o->board_vvp, o->board_vpi_dir, o->image_path,
+				   o->verbose ? o->log : NULL, err, sizeof(err));
+		if (!bd) {
+			msgf(msg, msglen, "cannot run on the board simulation: %s", err);
+			goto out;
+		}
+		ctl = pisa_ctl_new(img, &pisa_link_ops, stf_board_link(bd));
+	} else if (o->rtl_harness) {
 		rtl = stf_rtl_new(img, o->rtl_harness, o->verbose ? o->log : NULL, err, sizeof(err));
 		if (!rtl) {
 			msgf(msg, msglen, "cannot run on the RTL: %s", err);
@@ -261,7 +272,9 @@ int stf_run(const struct pisa_image *img, const struct stf_file *f, const struct
 				fprintf(o->log, "stf: line %d: in port %u len %zu at %llu us: %s\n",
 					s->line, s->port, len, (unsigned long long)now, hex);
 			}
-			if (rtl)
+			if (bd)
+				e = stf_board_inject(bd, s->port, data, len, on_output, r);
+			else if (rtl)
 				e = stf_rtl_inject(rtl, s->port, data, len, now, on_output, r);
 			else
 				e = pisa_model_inject(m, (uint16_t)s->port, data, len, now, on_output,
@@ -270,6 +283,7 @@ int stf_run(const struct pisa_image *img, const struct stf_file *f, const struct
 			if (e < 0) {
 				msgf(msg, msglen, "%d: cannot inject a packet on port %u: %s", s->line,
 				     s->port, rtl && stf_rtl_error(rtl) ? stf_rtl_error(rtl) :
+				     bd && stf_board_error(bd) ? stf_board_error(bd) :
 				     pisa_strerror(-e));
 				goto line_err;
 			}
@@ -291,6 +305,10 @@ int stf_run(const struct pisa_image *img, const struct stf_file *f, const struct
 		msgf(msg, msglen, "%s", stf_rtl_error(rtl));
 		goto out;
 	}
+	if (bd && stf_board_error(bd)) {
+		msgf(msg, msglen, "%s", stf_board_error(bd));
+		goto out;
+	}
 	if (o->verbose && r->lost)
 		fprintf(o->log, "stf: %llu packets to ports above %d ignored\n",
 			(unsigned long long)r->lost, STF_MAX_PORT);
@@ -306,6 +324,7 @@ out:
 	if (m)
 		pisa_model_free(m);
 	stf_rtl_free(rtl);
+	stf_board_free(bd);
 	if (r) {
 		for (i = 0; i < STF_NPORTS; i++) {
 			for (len = 0; len < r->q[i].n; len++)

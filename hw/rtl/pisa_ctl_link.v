@@ -1,14 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 // pisa_ctl_link: the whole control link of a switch, PHY to control bus.
 //
-//   uart_rxd / SPI -> [pisa_uart_rx | pisa_spi_slave] -> pisa_frame_rx -> pisa_link_ctrl
-//   uart_txd / SPI <- [pisa_uart_tx | pisa_spi_slave] <- pisa_frame_tx <-/    |  ^
+//   uart_rxd / SPI / s_byte -> [pisa_uart_rx | pisa_spi_slave] -> pisa_frame_rx -> pisa_link_ctrl
+//   uart_txd / SPI / m_byte <- [pisa_uart_tx | pisa_spi_slave] <- pisa_frame_tx <-/    |  ^
 //                                       m_cmd_* (WRITE ops, READs), m_req_* -/  |
 //                                       (IMAGE_CHUNK/COMMIT, PACKET_OUT, RESET)  s_rsp_*
 //
 // The command, request and answer ports are pisa_link_ctrl's (see there for the beat
 // layouts). s_pin_* (packets that left on the CPU port) and s_dig_* (digests) become
-// PACKET_IN and DIGEST frames (pisa_pkt_in), sent between replies, a whole frame at a time. PHY selects the byte link; the other PHY's pins are unused (outputs idle).
+// PACKET_IN and DIGEST frames (pisa_pkt_in), sent between replies, a whole frame at a time.
+// PHY selects the byte link; the other PHYs' pins are unused (outputs idle). PHY "byte" is the
+// bare byte streams s_byte_* (host to switch) and m_byte_* (switch to host, m_byte_last on the
+// last byte of each protocol frame), for a transport that is not a wire of its own: Ethernet
+// management frames through pisa_ctl_eth.
+// Area: docs/performance.md ("Hardware blocks") has the LUT4 counts per parameter set; the
+// small boards take CRC_SERIAL 1, PROGRAM_BYTES 0 .. 16, CNT_W 8 and a window of 4 or 8.
 // Counters: good frames, dropped candidates (bad hcheck/CRC), skipped bytes, UART framing
 // errors and receive overruns (bytes lost because the decoder's buffer was full).
 // Stream contract (all ports): a word moves when valid && ready at a rising clock edge; once a
@@ -17,7 +23,8 @@
 `default_nettype none
 
 module pisa_ctl_link #(
-	// Byte link: "uart" (8N1, CLKS_PER_BIT) or "spi" (mode 0 slave, SCK up to clk/4).
+	// Byte link: "uart" (8N1, CLKS_PER_BIT), "spi" (mode 0 slave, SCK up to clk/4) or "byte"
+	// (the s_byte_* / m_byte_* streams).
 	parameter [8*4-1:0] PHY = "uart",
 	// UART: clock frequency / baud rate, >= 4 (pisa_uart_rx).
 	parameter CLKS_PER_BIT = 16,
@@ -35,7 +42,17 @@ module pisa_ctl_link #(
 	parameter [15:0] MCAST_NODES = 16'd256,
 	parameter [15:0] CLONE_SESSIONS = 16'd8,
 	parameter [31:0] MAX_IMAGE = 32'd65536,
-	parameter [8*16-1:0] BOARD = "sim"
+	parameter [8*16-1:0] BOARD = "sim",
+	// Bytes of the program name HELLO_REPLY reports, 0 .. 64 (pisa_link_ctrl).
+	parameter PROGRAM_BYTES = 64,
+	// Frame CRCs a bit per cycle (1: saves some 150 LUT4; needs a byte link no faster than
+	// clk/10, true of the UART and of SPI at SCK <= clk/4) or a byte per cycle (0).
+	parameter CRC_SERIAL = 0,
+	// Width of the frame counters cnt_frames / cnt_bad / cnt_dropped, 1 .. 16 (they wrap).
+	parameter CNT_W = 16,
+	// Largest PACKET_IN / DIGEST payload, 64 .. 10240 (pisa_pkt_in's buffer; a longer packet
+	// to the CPU port is dropped and counted).
+	parameter PIN_MAX_PAYLOAD = MAX_PAYLOAD
 ) (
 	input  wire         clk,
 	input  wire         rst,
@@ -47,6 +64,13 @@ module pisa_ctl_link #(
 	input  wire         spi_mosi,
 	output wire         spi_miso,
 	output wire         spi_miso_oe,
+	input  wire [7:0]   s_byte_data,
+	input  wire         s_byte_valid,
+	output wire         s_byte_ready,
+	output wire [7:0]   m_byte_data,
+	output wire         m_byte_last,
+	output wire         m_byte_valid,
+	input  wire         m_byte_ready,
 
 	output wire [3:0]   m_cmd_kind,
 	output wire [15:0]  m_cmd_id,
@@ -98,12 +122,14 @@ module pisa_ctl_link #(
 	output wire         err_overrun   // pulse: a received byte was lost
 );
 
-localparam [8*4-1:0] PHY_UART = "uart", PHY_SPI = "spi";
-localparam USE_SPI = PHY == PHY_SPI;
+localparam [8*4-1:0] PHY_UART = "uart", PHY_SPI = "spi", PHY_BYTE = "byte";
 
 generate
-	if (PHY != PHY_UART && PHY != PHY_SPI) begin : g_bad_phy
-		pisa_ctl_link_error_phy_must_be_uart_or_spi u_stop ();
+	if (PHY != PHY_UART && PHY != PHY_SPI && PHY != PHY_BYTE) begin : g_bad_phy
+		pisa_ctl_link_error_phy_must_be_uart_spi_or_byte u_stop ();
+	end
+	if (CNT_W < 1 || CNT_W > 16) begin : g_bad_cnt
+		pisa_ctl_link_error_cnt_w_must_be_1_to_16 u_stop ();
 	end
 endgenerate
 
@@ -112,7 +138,21 @@ wire [7:0] rx_data, tx_data;
 wire rx_valid, rx_ready, tx_valid, tx_ready, tx_last;
 
 generate
-	if (USE_SPI) begin : g_spi
+	if (PHY == PHY_BYTE) begin : g_byte
+		assign rx_data = s_byte_data;
+		assign rx_valid = s_byte_valid;
+		assign s_byte_ready = rx_ready;
+		assign m_byte_data = tx_data;
+		assign m_byte_last = tx_last;
+		assign m_byte_valid = tx_valid;
+		assign tx_ready = m_byte_ready;
+		assign uart_txd = 1'b1;
+		assign spi_miso = 1'b0;
+		assign spi_miso_oe = 1'b0;
+		assign err_line = 1'b0;
+		assign err_overrun = 1'b0;
+		wire _unused_pins = &{1'b0, uart_rxd, spi_sck, spi_cs_n, spi_mosi, 1'b0};
+	end else if (PHY == PHY_SPI) begin : g_spi
 		wire spi_overrun;
 
 		pisa_spi_slave u_spi (
@@ -126,7 +166,12 @@ generate
 		assign uart_txd = 1'b1;
 		assign err_line = 1'b0;
 		assign err_overrun = spi_overrun;
-		wire _unused_uart = &{1'b0, uart_rxd, 1'b0};
+		assign s_byte_ready = 1'b0;
+		assign m_byte_data = 8'd0;
+		assign m_byte_last = 1'b0;
+		assign m_byte_valid = 1'b0;
+		wire _unused_uart = &{1'b0, uart_rxd, s_byte_data, s_byte_valid, m_byte_ready, tx_last,
+			1'b0};
 	end else begin : g_uart
 		wire false_start, frame_err, uart_overrun, tx_busy;
 
@@ -146,7 +191,12 @@ generate
 		assign spi_miso_oe = 1'b0;
 		assign err_line = false_start || frame_err;
 		assign err_overrun = uart_overrun;
-		wire _unused_spi = &{1'b0, spi_sck, spi_cs_n, spi_mosi, tx_busy, 1'b0};
+		assign s_byte_ready = 1'b0;
+		assign m_byte_data = 8'd0;
+		assign m_byte_last = 1'b0;
+		assign m_byte_valid = 1'b0;
+		wire _unused_spi = &{1'b0, spi_sck, spi_cs_n, spi_mosi, tx_busy, s_byte_data, s_byte_valid,
+			m_byte_ready, tx_last, 1'b0};
 	end
 endgenerate
 
@@ -154,22 +204,34 @@ wire [15:0] rh_seq, rh_len, th_seq, th_len;
 wire [7:0] rh_type, th_type, r_data, t_data;
 wire rh_valid, rh_ready, r_last, r_valid, r_ready;
 wire th_valid, th_ready, t_last, t_valid, t_ready;
-wire _unused_last = &{1'b0, tx_last, 1'b0};
+wire [CNT_W-1:0] c_frames, c_bad, c_dropped;
 
-pisa_frame_rx #(.MAX_PAYLOAD(MAX_PAYLOAD), .CNT_W(16)) u_frame_rx (
+pisa_frame_rx #(.MAX_PAYLOAD(MAX_PAYLOAD), .CNT_W(CNT_W), .CRC_SERIAL(CRC_SERIAL)) u_frame_rx (
 	.clk(clk), .rst(rst),
 	.s_data(rx_data), .s_valid(rx_valid), .s_ready(rx_ready),
 	.m_hdr_seq(rh_seq), .m_hdr_type(rh_type), .m_hdr_len(rh_len), .m_hdr_valid(rh_valid),
 	.m_hdr_ready(rh_ready),
 	.m_data(r_data), .m_last(r_last), .m_valid(r_valid), .m_ready(r_ready),
-	.cnt_frames(cnt_frames), .cnt_bad(cnt_bad), .cnt_dropped(cnt_dropped)
+	.cnt_frames(c_frames), .cnt_bad(c_bad), .cnt_dropped(c_dropped)
 );
+generate
+	if (CNT_W < 16) begin : g_cnt_ext
+		assign cnt_frames = {{(16 - CNT_W){1'b0}}, c_frames};
+		assign cnt_bad = {{(16 - CNT_W){1'b0}}, c_bad};
+		assign cnt_dropped = {{(16 - CNT_W){1'b0}}, c_dropped};
+	end else begin : g_cnt
+		assign cnt_frames = c_frames;
+		assign cnt_bad = c_bad;
+		assign cnt_dropped = c_dropped;
+	end
+endgenerate
 
 pisa_link_ctrl #(
 	.MAX_PAYLOAD(MAX_PAYLOAD), .WINDOW(WINDOW), .HW_VERSION(HW_VERSION), .PORTS(PORTS),
 	.CPU_PORT(CPU_PORT), .STAGES(STAGES), .PHV_BYTES(PHV_BYTES),
 	.MCAST_GROUPS(MCAST_GROUPS), .MCAST_NODES(MCAST_NODES),
-	.CLONE_SESSIONS(CLONE_SESSIONS), .MAX_IMAGE(MAX_IMAGE), .BOARD(BOARD)
+	.CLONE_SESSIONS(CLONE_SESSIONS), .MAX_IMAGE(MAX_IMAGE), .BOARD(BOARD),
+	.PROGRAM_BYTES(PROGRAM_BYTES)
 ) u_ctrl (
 	.clk(clk), .rst(rst),
 	.s_hdr_seq(rh_seq), .s_hdr_type(rh_type), .s_hdr_len(rh_len), .s_hdr_valid(rh_valid),
@@ -195,7 +257,7 @@ wire [15:0] ph_seq, ph_len, pin_dropped;
 wire [7:0] ph_type, p_data;
 wire ph_valid, ph_ready, p_last, p_valid, p_ready;
 
-pisa_pkt_in #(.MAX_PAYLOAD(MAX_PAYLOAD)) u_pkt_in (
+pisa_pkt_in #(.MAX_PAYLOAD(PIN_MAX_PAYLOAD)) u_pkt_in (
 	.clk(clk), .rst(rst),
 	.s_pkt_port(s_pin_port), .s_pkt_data(s_pin_data), .s_pkt_last(s_pin_last),
 	.s_pkt_valid(s_pin_valid), .s_pkt_ready(s_pin_ready),
@@ -236,7 +298,7 @@ always @(posedge clk) begin
 		mux_on <= 1'b0;
 end
 
-pisa_frame_tx u_frame_tx (
+pisa_frame_tx #(.CRC_SERIAL(CRC_SERIAL)) u_frame_tx (
 	.clk(clk), .rst(rst),
 	.s_hdr_seq(f_seq), .s_hdr_type(f_type), .s_hdr_len(f_len), .s_hdr_valid(f_hvalid),
 	.s_hdr_ready(f_hready),

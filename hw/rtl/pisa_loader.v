@@ -25,7 +25,9 @@
 
 module pisa_loader #(
 	parameter [8*16-1:0] BOARD = "sim",	// this bitstream's profile (lib/pisa_profile.c)
-	parameter [31:0] MAX_IMAGE = 32'd1048576
+	parameter [31:0] MAX_IMAGE = 32'd1048576,
+	// bytes of the program name kept for HELLO_REPLY (0 .. 64; pisa_link_ctrl's PROGRAM_BYTES)
+	parameter PROGRAM_BYTES = 64
 ) (
 	input  wire         clk,
 	input  wire         rst,
@@ -58,7 +60,7 @@ module pisa_loader #(
 	output reg          info_image,
 	output reg  [31:0]  info_image_len,
 	output reg  [31:0]  info_image_crc,
-	output reg  [511:0] info_program
+	output wire [511:0] info_program	// byte j in bits [8j+7 -: 8], NUL-padded
 );
 
 localparam [7:0] T_CHUNK = 8'h02, T_COMMIT = 8'h03, T_PACKET_OUT = 8'h06, T_RESET = 8'h07;
@@ -99,9 +101,15 @@ reg [7:0] hw_status;
 reg [63:0] word;
 reg wlast;			// the byte that completed the word was the request's last
 reg [15:0] waddr;
+// The image's board name as a Verilog string, like BOARD: its first 16 bytes shifted in from
+// the right. The program name: bytes shifted in from the left, then NULs up to
+// PROGRAM_BYTES, so that byte j lands in bits [8j+7 -: 8].
+localparam PN_W = PROGRAM_BYTES > 0 ? 8 * PROGRAM_BYTES : 8;
 reg [127:0] board;
 reg [15:0] bd_slen, pg_slen;
-reg [511:0] prog_name;
+reg [PN_W-1:0] prog, info_prog;
+reg [6:0] pg_n;			// bytes shifted into prog
+reg pg_fill;			// the name is over: NULs fill the rest
 reg [31:0] ccrc;
 
 wire take = s_req_valid && s_req_ready;
@@ -110,28 +118,6 @@ assign s_req_ready = st == L_HDR || st == L_BODY || (st == L_PKO && m_pko_ready)
 assign m_pko_valid = st == L_PKO && s_req_valid;
 assign m_pko_data = s_req_data;
 assign m_pko_last = s_req_last;
-
-// BOARD as the image has it: NUL-padded like the parameter
-function [127:0] pad(input [127:0] s, input [15:0] n);
-	integer i;
-	begin
-		pad = 128'd0;
-		for (i = 0; i < 16; i = i + 1)
-			if (i < n)
-				pad[127 - 8 * i -: 8] = s[127 - 8 * i -: 8];
-	end
-endfunction
-
-// The parameter is right-aligned (a Verilog string); as bytes from the left, NUL-padded.
-function [127:0] left(input [127:0] s);
-	integer i;
-	begin
-		left = s;
-		for (i = 0; i < 16; i = i + 1)
-			if (left[127:120] == 8'h00)
-				left = left << 8;
-	end
-endfunction
 
 // Byte p of the image completes a HWCONF word (8 bytes after the 4-byte status).
 function word_done(input [31:0] p);
@@ -192,20 +178,33 @@ task image_byte(input [31:0] p, input [7:0] d);
 				bd_slen[15:8] <= d;
 			else if (q < 2 + {16'd0, bd_slen}) begin
 				if (q - 2 < 16)
-					board[127 - 8 * (q - 2) -: 8] <= d;
+					board <= {board[119:0], d};
 			end else if (q == 2 + {16'd0, bd_slen})
 				pg_slen[7:0] <= d;
-			else if (q == 3 + {16'd0, bd_slen})
+			else if (q == 3 + {16'd0, bd_slen}) begin
 				pg_slen[15:8] <= d;
-			else if (q - 4 - {16'd0, bd_slen} < {16'd0, pg_slen} &&
-				 q - 4 - {16'd0, bd_slen} < 64)
-				prog_name[511 - 8 * (q - 4 - {16'd0, bd_slen}) -: 8] <= d;
+				if ({d, pg_slen[7:0]} == 16'd0)
+					pg_fill <= 1'b1;		// no program name
+			end else if (q - 4 - {16'd0, bd_slen} < {16'd0, pg_slen}) begin
+				if ({25'd0, pg_n} < PROGRAM_BYTES) begin
+					prog <= {d, prog[PN_W-1:8]};
+					pg_n <= pg_n + 7'd1;
+				end
+				if (q - 3 - {16'd0, bd_slen} == {16'd0, pg_slen})
+					pg_fill <= 1'b1;		// its last byte
+			end
 		end
 	end
 endtask
 
+assign info_program = PROGRAM_BYTES > 0 ? {{(512 - PN_W){1'b0}}, info_prog} : 512'd0;
+
 always @(posedge clk) begin
 	cfg_commit <= 1'b0;
+	if (pg_fill && {25'd0, pg_n} < PROGRAM_BYTES) begin
+		prog <= {8'd0, prog[PN_W-1:8]};
+		pg_n <= pg_n + 7'd1;
+	end
 	core_reset <= 1'b0;
 	if (m_cfg_valid && m_cfg_ready)
 		m_cfg_valid <= 1'b0;
@@ -248,7 +247,8 @@ always @(posedge clk) begin
 				bd_len <= 32'd0;
 				bd_slen <= 16'd0;
 				board <= 128'd0;
-				prog_name <= 512'd0;
+				pg_n <= 7'd0;
+				pg_fill <= 1'b0;
 				waddr <= 16'd0;
 			end else if ({s_req_data, roff[23:0]} != staged) begin
 				err <= E_RANGE;
@@ -307,14 +307,14 @@ always @(posedge clk) begin
 				m_rsp_err <= hw_status;	// the writer's reason the core cannot run it
 			else if (hw_bad || hw_len < 4 + 8 * 10)
 				m_rsp_err <= E_FORMAT;
-			else if (pad(board, bd_slen) != left(BOARD))
+			else if (board != BOARD)
 				m_rsp_err <= E_RANGE;
 			else begin
 				cfg_commit <= 1'b1;
 				info_image <= 1'b1;
 				info_image_len <= staged;
 				info_image_crc <= ~crc;
-				info_program <= prog_name;
+				info_prog <= prog;
 			end
 		T_RESET: core_reset <= 1'b1;
 		T_CHUNK, T_PACKET_OUT: ;
@@ -330,7 +330,7 @@ always @(posedge clk) begin
 		info_image <= 1'b0;
 		info_image_len <= 32'd0;
 		info_image_crc <= 32'd0;
-		info_program <= 512'd0;
+		info_prog <= {PN_W{1'b0}};
 		staged <= 32'd0;
 		crc <= 32'hFFFFFFFF;
 	end

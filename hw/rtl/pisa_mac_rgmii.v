@@ -3,10 +3,11 @@
 // user-side streams and counters of pisa_mac_rmii (a board top can use either).
 //
 // Clock domains: rgmii_rx_clk (RXC, 125 MHz from the PHY) runs the receive pins, the RX frame
-// buffer and the rx_* counters; gtx_clk (125 MHz from a local PLL; it may be the same net as
-// rgmii_rx_clk) runs the transmit pins, the TX frame buffer and the tx_* counters; clk (the core
-// clock) runs the rx_* and tx_* streams. Two pisa_async_fifo instances of CDC_DEPTH words cross
-// between them. The frame buffers, their crossings, the FCS and length checks on receive and the
+// buffer's write port and the rx_* counters; gtx_clk (125 MHz from a local PLL; it may be the same
+// net as rgmii_rx_clk) runs the transmit pins, the TX frame buffer's read port and tx_frames and
+// tx_bytes; clk (the core clock) runs the rx_* and tx_* streams, the buffers' other ports and
+// tx_drops. Each frame buffer is a block RAM with a clock per port and is itself the crossing
+// (only Gray-coded counters cross). The buffers, the FCS and length checks on receive and the
 // rx_* and tx_drops counters are pisa_mac_rxbuf and pisa_mac_txbuf, shared with pisa_mac_rmii;
 // this module is the RGMII side. The byte streams carry one byte per core cycle, so the core
 // needs about 123 MHz to take back-to-back longest frames at line rate (125 MHz on the
@@ -23,13 +24,12 @@
 //
 // Receive path (rgmii_rx_clk):
 //   pins -> DDR input registers -> {byte, RX_DV, RX_ER} per cycle -> preamble/SFD hunt
-//        -> pisa_mac_rxbuf: CRC-32 (pisa_crc32) -> 5-byte delay line (holds back the FCS)
-//        -> RX frame buffer (RX_DEPTH x {last, byte}) -> committed words only -> async FIFO
-//        -> rx_* (clk)
-//   A frame is written into the buffer past a commit pointer; only when it has ended, its FCS is
-//   good, no RX_ER came with it and its length is in [64, MAX_FRAME] (FCS included) is the commit
-//   pointer moved past it; otherwise the write pointer goes back to the commit pointer. A frame
-//   that does not fit in the free space is dropped whole the same way. So rx_* only ever carries
+//        -> pisa_mac_rxbuf: CRC-32 (a byte a cycle) and RX frame buffer (RX_DEPTH bytes: length
+//        header, frame, FCS) -> committed frames only -> rx_* (clk)
+//   A frame is written into the buffer as it arrives; only when it has ended, its FCS is good,
+//   no RX_ER came with it and its length is in [64, MAX_FRAME] (FCS included) is it committed
+//   (its header written); otherwise the write pointer goes back to its start. A frame that does
+//   not fit in the free space is dropped whole the same way. So rx_* only ever carries
 //   whole good frames, without preamble, SFD and FCS, rx_last on the last byte.
 //   With RX_DV high, bytes 0x55 are preamble (any number, none included: PHYs may shorten it),
 //   0xD5 is the SFD, anything else before the SFD discards until RX_DV drops. RX_DV low ends
@@ -38,8 +38,8 @@
 //   carrier) and the in-band status on RXD between frames are ignored. A frame needs RX_DV low for
 //   one cycle before the next one; 802.3 guarantees many more.
 // Transmit path:
-//   tx_* (clk) -> pisa_mac_txbuf: async FIFO -> TX frame buffer (TX_DEPTH x {last, byte},
-//   gtx_clk) -> when a whole frame is in it, the engine here: 7 x 0x55, 0xD5, the bytes, zero
+//   tx_* (clk) -> pisa_mac_txbuf: TX frame buffer (TX_DEPTH bytes: length header, frame) ->
+//   when a whole frame is in it (gtx_clk), the engine here: 7 x 0x55, 0xD5, the bytes, zero
 //   padding to 60 bytes, FCS (pisa_crc32), then 12 idle bytes of inter-frame gap before the
 //   next preamble. A frame is sent only once all of it is buffered, so it never underruns
 //   whatever the core clock.
@@ -49,8 +49,9 @@
 // once a source raises valid it keeps valid and data/last stable until ready; a source never
 // waits for ready before raising valid.
 //
-// Counters (wrap at 2^CNT_W; rx_* in the rgmii_rx_clk domain, tx_* in the gtx_clk domain: read
-// them through a synchronizer or a snapshot handshake from another domain):
+// Counters (wrap at 2^CNT_W; rx_* in the rgmii_rx_clk domain, tx_frames and tx_bytes in the
+// gtx_clk domain, tx_drops in the clk domain: read them through a synchronizer or a snapshot
+// handshake from another domain):
 //   rx_frames, rx_bytes   good frames committed to the RX buffer; bytes counted from the
 //                         destination address through the FCS
 //   rx_fcs_errors         frames of legal length with a bad FCS or with RX_ER
@@ -61,27 +62,23 @@
 //   tx_drops              frames from the core longer than MAX_FRAME - 4 bytes, not sent
 //
 // Reset: rst (sync to clk), rgmii_rx_rst (sync to rgmii_rx_clk) and gtx_rst (sync to gtx_clk)
-// must overlap, each held for at least SYNC_STAGES + 1 edges of its own clock (the async FIFOs'
-// rule); so RXC must be running during reset (the PHY out of reset, its clock up).
+// must overlap, each held for at least SYNC_STAGES + 1 edges of its own clock (the frame
+// buffers' crossings); so RXC must be running during reset (the PHY out of reset, its clock up).
 `default_nettype none
 
 module pisa_mac_rgmii #(
 	// Pin primitives: "sim", "ice40" or "ecp5" (see pisa_ddr_io).
 	parameter [8*5-1:0] FAMILY = "sim",
-	// Longest frame accepted and sent, FCS included (1518 for untagged, 1522 for VLAN); >= 64.
+	// Longest frame accepted and sent, FCS included (1518 for untagged, 1522 for VLAN);
+	// 64 .. 16383.
 	parameter MAX_FRAME = 1518,
-	// RX frame buffer words (one byte each): a power of 2, >= MAX_FRAME - 4.
+	// RX frame buffer words (one byte each): a power of 2, >= MAX_FRAME + 2.
 	parameter RX_DEPTH = 2048,
-	// TX frame buffer words: a power of 2, >= MAX_FRAME - 4 (a whole frame must fit).
+	// TX frame buffer words: a power of 2, >= MAX_FRAME - 2 (a whole frame must fit).
 	parameter TX_DEPTH = 2048,
 	// Frame buffer memories: "block", "distributed" or "logic" (yosys ram_style).
 	parameter BUF_RAM_STYLE = "block",
-	// Words in each clock-crossing FIFO: a power of 2, >= 2; 16 keeps a word per cycle moving
-	// between two 125 MHz clocks (docs/boards.md).
-	parameter CDC_DEPTH = 16,
-	// Clock-crossing FIFO memories (small: flip-flops by default).
-	parameter CDC_RAM_STYLE = "logic",
-	// Synchronizer flip-flops per crossing pointer: >= 2.
+	// Synchronizer flip-flops per crossing counter: >= 2.
 	parameter SYNC_STAGES = 2,
 	// Counter width.
 	parameter CNT_W = 32,
@@ -128,14 +125,14 @@ module pisa_mac_rgmii #(
 );
 
 generate
-	if (MAX_FRAME < 64) begin : g_bad_max
-		pisa_mac_rgmii_error_max_frame_must_be_at_least_64 u_stop ();
+	if (MAX_FRAME < 64 || MAX_FRAME > 16383) begin : g_bad_max
+		pisa_mac_rgmii_error_max_frame_must_be_64_to_16383 u_stop ();
 	end
-	if ((1 << RX_AW) != RX_DEPTH || RX_DEPTH < MAX_FRAME - 4) begin : g_bad_rx_depth
-		pisa_mac_rgmii_error_rx_depth_must_be_power_of_2_at_least_max_frame_minus_4 u_stop ();
+	if ((1 << RX_AW) != RX_DEPTH || RX_DEPTH < MAX_FRAME + 2) begin : g_bad_rx_depth
+		pisa_mac_rgmii_error_rx_depth_must_be_power_of_2_at_least_max_frame_plus_2 u_stop ();
 	end
-	if ((1 << TX_AW) != TX_DEPTH || TX_DEPTH < MAX_FRAME - 4) begin : g_bad_tx_depth
-		pisa_mac_rgmii_error_tx_depth_must_be_power_of_2_at_least_max_frame_minus_4 u_stop ();
+	if ((1 << TX_AW) != TX_DEPTH || TX_DEPTH < MAX_FRAME - 2) begin : g_bad_tx_depth
+		pisa_mac_rgmii_error_tx_depth_must_be_power_of_2_at_least_max_frame_minus_2 u_stop ();
 	end
 	if (CNT_W < LEN_W) begin : g_bad_cnt_w
 		pisa_mac_rgmii_error_cnt_w_must_hold_max_frame u_stop ();
@@ -217,8 +214,7 @@ end
 // every rgmii_rx_clk cycle, rx_fin in the cycle RX_DV drops; rx_ferr_reg then holds RX_ER of the
 // whole frame (it only changes while RX_DV is high).
 pisa_mac_rxbuf #(.MAX_FRAME(MAX_FRAME), .DEPTH(RX_DEPTH), .RAM_STYLE(BUF_RAM_STYLE),
-	.CDC_DEPTH(CDC_DEPTH), .CDC_RAM_STYLE(CDC_RAM_STYLE), .SYNC_STAGES(SYNC_STAGES),
-	.CNT_W(CNT_W)) u_rxbuf (
+	.SYNC_STAGES(SYNC_STAGES), .CRC_BITS(8), .CNT_W(CNT_W)) u_rxbuf (
 	.line_clk(rgmii_rx_clk), .line_rst(rgmii_rx_rst),
 	.s_data(rx_b), .s_valid(rx_byte_evt), .s_end(rx_fin), .s_bad(rx_ferr_reg),
 	.clk(clk), .rst(rst),
@@ -229,16 +225,15 @@ pisa_mac_rxbuf #(.MAX_FRAME(MAX_FRAME), .DEPTH(RX_DEPTH), .RAM_STYLE(BUF_RAM_STY
 
 // ==== transmit (gtx_clk) ====
 
-// The crossing from clk and the TX frame buffer, which holds back a frame until all of it is
-// in and drops those longer than MAX_FRAME - 4 bytes (tx_drops).
+// The TX frame buffer, which is also the crossing from clk: it holds back a frame until all of
+// it is in and drops those longer than MAX_FRAME - 4 bytes (tx_drops).
 wire txq_frame;        // a whole frame is buffered
 wire [7:0] txq_data;   // the TX buffer word at its read pointer, a cycle after it moved
 wire txq_last;
 reg txq_pop;
 
 pisa_mac_txbuf #(.MAX_FRAME(MAX_FRAME), .DEPTH(TX_DEPTH), .RAM_STYLE(BUF_RAM_STYLE),
-	.CDC_DEPTH(CDC_DEPTH), .CDC_RAM_STYLE(CDC_RAM_STYLE), .SYNC_STAGES(SYNC_STAGES),
-	.CNT_W(CNT_W)) u_txbuf (
+	.SYNC_STAGES(SYNC_STAGES), .CNT_W(CNT_W)) u_txbuf (
 	.clk(clk), .rst(rst),
 	.s_data(tx_data), .s_last(tx_last), .s_valid(tx_valid), .s_ready(tx_ready),
 	.line_clk(gtx_clk), .line_rst(gtx_rst),
@@ -246,99 +241,112 @@ pisa_mac_txbuf #(.MAX_FRAME(MAX_FRAME), .DEPTH(TX_DEPTH), .RAM_STYLE(BUF_RAM_STY
 	.drops(tx_drops)
 );
 
-// TX engine: one byte per gtx_clk cycle.
+// TX engine, two stages a cycle apart, one byte a gtx_clk cycle. The chooser, a byte state
+// machine, picks each byte and pops the TX buffer for it; the output stage, a cycle later, puts
+// it together (the buffer word it took in the cycle before, or the constant chosen), feeds the
+// data and pad bytes to the CRC and drives the pins' register, taking the FCS bytes from the
+// CRC's result: the CRC (pisa_crc32) gets the last data or pad byte with s_last and holds its
+// result from the next cycle, when the first FCS byte goes out. So the TX buffer's memory output
+// only goes into a flip-flop, and the CRC only takes registers (the byte chosen from the buffer
+// word through the CRC into its register in one cycle does not fit in 8 ns on an ECP5-25F,
+// speed 6); the pins follow a cycle later than the choice, which the IFG, padding and FCS do not
+// see.
 localparam [2:0] TX_IDLE = 3'd0, TX_PRE = 3'd1, TX_DATA = 3'd2, TX_PAD = 3'd3, TX_FCS = 3'd4,
 	TX_IFG = 3'd5;
 
 reg [2:0] tx_state_reg = TX_IDLE, tx_state_next;
 reg [3:0] tx_cnt_reg = 4'd0, tx_cnt_next;      // preamble, FCS and IFG byte count
-reg [LEN_W-1:0] tx_len_reg = {LEN_W{1'b0}}, tx_len_next;  // data + pad bytes sent
-reg [7:0] tx_d_reg = 8'h00, tx_d_next;         // TXD[7:0] and TX_EN of the byte on the pins
-reg tx_en_reg = 1'b0, tx_en_next;
-reg [7:0] tx_byte;
-reg tx_crc_push, tx_crc_last;
+reg [LEN_W-1:0] tx_len_reg = {LEN_W{1'b0}}, tx_len_next;  // data + pad bytes chosen
 reg [CNT_W-1:0] tx_frames_reg = {CNT_W{1'b0}}, tx_frames_next;
 reg [CNT_W-1:0] tx_bytes_reg = {CNT_W{1'b0}}, tx_bytes_next;
+// the chosen byte, for the output stage
+reg [7:0] tx_buf_reg;                          // the buffer word at the choice (every cycle)
+reg tx_en1_reg = 1'b0, tx_en1_next;            // the byte is sent (not idle)
+reg tx_data1_reg = 1'b0, tx_data1_next;        // ... it is tx_buf_reg
+reg [7:0] tx_k1_reg = 8'h00, tx_k1_next;       // ... else this constant (pad: 0)
+reg tx_crc1_reg = 1'b0, tx_crc1_next;          // ... a data or pad byte: into the CRC
+reg tx_last1_reg = 1'b0, tx_last1_next;        // ... the last of them
+reg tx_fcs1_reg = 1'b0, tx_fcs1_next;          // ... an FCS byte, which one:
+reg [1:0] tx_fi1_reg = 2'd0, tx_fi1_next;
+// the pins' register
+reg [7:0] tx_d_reg = 8'h00, tx_d_next;         // TXD[7:0] and TX_EN of the byte on the pins
+reg tx_en_reg = 1'b0;
 
+wire [7:0] tx_byte1 = tx_data1_reg ? tx_buf_reg : tx_k1_reg;
 wire [31:0] tx_crc;
 wire tx_crc_valid_unused;
 wire tx_crc_s_ready_unused;
 
-// The last data or pad byte goes in with s_last, so the FCS is ready on the very next cycle,
-// when its first byte must go out.
 pisa_crc32 #(.WIDTH(8)) u_tx_crc (
 	.clk(gtx_clk), .rst(gtx_rst),
-	.s_data(tx_byte), .s_keep(tx_crc_push), .s_last(tx_crc_last),
-	.s_valid(tx_crc_push), .s_ready(tx_crc_s_ready_unused),
+	.s_data(tx_byte1), .s_keep(tx_crc1_reg), .s_last(tx_last1_reg),
+	.s_valid(tx_crc1_reg), .s_ready(tx_crc_s_ready_unused),
 	.m_crc(tx_crc), .m_valid(tx_crc_valid_unused), .m_ready(1'b1)
 );
 
+// The chooser.
 always @* begin
 	txq_pop = 1'b0;
 	tx_state_next = tx_state_reg;
 	tx_cnt_next = tx_cnt_reg;
 	tx_len_next = tx_len_reg;
-	tx_byte = 8'h00;
-	tx_en_next = 1'b1;
-	tx_crc_push = 1'b0;
-	tx_crc_last = 1'b0;
 	tx_frames_next = tx_frames_reg;
 	tx_bytes_next = tx_bytes_reg;
+	tx_en1_next = 1'b1;
+	tx_data1_next = 1'b0;
+	tx_k1_next = 8'h00;
+	tx_crc1_next = 1'b0;
+	tx_last1_next = 1'b0;
+	tx_fcs1_next = 1'b0;
+	tx_fi1_next = tx_cnt_reg[1:0];
 
-	// Engine: choose the byte for the next cycle.
 	case (tx_state_reg)
 	TX_IDLE: begin
 		if (txq_frame) begin
-			tx_byte = 8'h55;
+			tx_k1_next = 8'h55;
 			tx_cnt_next = 4'd1;
 			tx_state_next = TX_PRE;
 		end else begin
-			tx_en_next = 1'b0;
+			tx_en1_next = 1'b0;
 		end
 	end
 	TX_PRE: begin
 		tx_cnt_next = tx_cnt_reg + 4'd1;
 		if (tx_cnt_reg == 4'd7) begin
-			tx_byte = 8'hD5;
+			tx_k1_next = 8'hD5;
 			tx_len_next = {LEN_W{1'b0}};
 			tx_state_next = TX_DATA;
 		end else begin
-			tx_byte = 8'h55;
+			tx_k1_next = 8'h55;
 		end
 	end
 	TX_DATA: begin
-		tx_byte = txq_data;
-		tx_crc_push = 1'b1;
+		tx_data1_next = 1'b1;
+		tx_crc1_next = 1'b1;
 		txq_pop = 1'b1;
 		tx_len_next = tx_len_reg + 1'b1;
 		if (txq_last) begin
-			if (tx_len_reg + 1'b1 < LEN_PAD) begin
+			// (compared before the increment)
+			if (tx_len_reg < LEN_PAD - 1'b1) begin
 				tx_state_next = TX_PAD;
 			end else begin
-				tx_crc_last = 1'b1;
+				tx_last1_next = 1'b1;
 				tx_state_next = TX_FCS;
 				tx_cnt_next = 4'd0;
 			end
 		end
 	end
 	TX_PAD: begin
-		tx_crc_push = 1'b1;
+		tx_crc1_next = 1'b1;
 		tx_len_next = tx_len_reg + 1'b1;
-		if (tx_len_reg + 1'b1 == LEN_PAD) begin
-			tx_crc_last = 1'b1;
+		if (tx_len_reg == LEN_PAD - 1'b1) begin
+			tx_last1_next = 1'b1;
 			tx_state_next = TX_FCS;
 			tx_cnt_next = 4'd0;
 		end
 	end
 	TX_FCS: begin
-		// pisa_crc32 holds its result from the cycle after s_last until the next frame's last
-		// byte, so all four bytes come straight from it.
-		case (tx_cnt_reg[1:0])
-		2'd0: tx_byte = tx_crc[7:0];
-		2'd1: tx_byte = tx_crc[15:8];
-		2'd2: tx_byte = tx_crc[23:16];
-		default: tx_byte = tx_crc[31:24];
-		endcase
+		tx_fcs1_next = 1'b1;
 		tx_cnt_next = tx_cnt_reg + 4'd1;
 		if (tx_cnt_reg == 4'd3) begin
 			tx_state_next = TX_IFG;
@@ -348,36 +356,64 @@ always @* begin
 		end
 	end
 	TX_IFG: begin
-		tx_en_next = 1'b0;
+		tx_en1_next = 1'b0;
 		tx_cnt_next = tx_cnt_reg + 4'd1;
 		if (tx_cnt_reg == 4'd11)
 			tx_state_next = TX_IDLE;
 	end
 	default: begin
-		tx_en_next = 1'b0;
+		tx_en1_next = 1'b0;
 		tx_state_next = TX_IDLE;
 	end
 	endcase
-	// TXD is zero between frames.
-	tx_d_next = tx_en_next ? tx_byte : 8'h00;
+end
+
+// The output stage: TXD is zero between frames (the constant of an idle byte is zero).
+always @* begin
+	if (tx_fcs1_reg) begin
+		// pisa_crc32 holds its result from the cycle after s_last until the next frame's last
+		// byte, so all four bytes come straight from it.
+		case (tx_fi1_reg)
+		2'd0: tx_d_next = tx_crc[7:0];
+		2'd1: tx_d_next = tx_crc[15:8];
+		2'd2: tx_d_next = tx_crc[23:16];
+		default: tx_d_next = tx_crc[31:24];
+		endcase
+	end else begin
+		tx_d_next = tx_byte1;
+	end
 end
 
 always @(posedge gtx_clk) begin
 	tx_state_reg <= tx_state_next;
 	tx_cnt_reg <= tx_cnt_next;
 	tx_len_reg <= tx_len_next;
-	tx_d_reg <= tx_d_next;
-	tx_en_reg <= tx_en_next;
 	tx_frames_reg <= tx_frames_next;
 	tx_bytes_reg <= tx_bytes_next;
+	tx_buf_reg <= txq_data;
+	tx_en1_reg <= tx_en1_next;
+	tx_data1_reg <= tx_data1_next;
+	tx_k1_reg <= tx_k1_next;
+	tx_crc1_reg <= tx_crc1_next;
+	tx_last1_reg <= tx_last1_next;
+	tx_fcs1_reg <= tx_fcs1_next;
+	tx_fi1_reg <= tx_fi1_next;
+	tx_d_reg <= tx_d_next;
+	tx_en_reg <= tx_en1_reg;
 	if (gtx_rst) begin
 		tx_state_reg <= TX_IDLE;
 		tx_cnt_reg <= 4'd0;
 		tx_len_reg <= {LEN_W{1'b0}};
-		tx_d_reg <= 8'h00;
-		tx_en_reg <= 1'b0;
 		tx_frames_reg <= {CNT_W{1'b0}};
 		tx_bytes_reg <= {CNT_W{1'b0}};
+		tx_en1_reg <= 1'b0;
+		tx_data1_reg <= 1'b0;
+		tx_k1_reg <= 8'h00;
+		tx_crc1_reg <= 1'b0;
+		tx_last1_reg <= 1'b0;
+		tx_fcs1_reg <= 1'b0;
+		tx_d_reg <= 8'h00;
+		tx_en_reg <= 1'b0;
 	end
 end
 

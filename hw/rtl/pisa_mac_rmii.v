@@ -2,21 +2,22 @@
 // pisa_mac_rmii: 10/100 Ethernet MAC on an RMII PHY (50 MHz REF_CLK), store-and-forward both
 // ways, with byte streams and per-port counters.
 //
-// Clock domains: rmii_clk (REF_CLK, 50 MHz) runs the RMII pins, both frame buffers and the
-// counters; clk (the core clock, any frequency) runs the rx_* and tx_* streams. Two
-// pisa_async_fifo instances of CDC_DEPTH words cross between them. The frame buffers, their
-// crossings, the FCS and length checks on receive and the rx_* and tx_drops counters are
+// Clock domains: rmii_clk (REF_CLK, 50 MHz) runs the RMII pins, the frame buffers' line-side
+// ports and the rx_*/tx_frames/tx_bytes counters; clk (the core clock, any frequency) runs the
+// rx_* and tx_* streams, the buffers' core-side ports and tx_drops. Each frame buffer is a block
+// RAM with a clock per port and is itself the crossing (only Gray-coded counters cross). The
+// buffers, the FCS and length checks on receive and the rx_* and tx_drops counters are
 // pisa_mac_rxbuf and pisa_mac_txbuf, shared with pisa_mac_rgmii; this module is the RMII side.
 //
 // Receive path (rmii_clk):
 //   pins -> input flops -> dibit sampler -> preamble/SFD hunt -> bytes -> pisa_mac_rxbuf:
-//        CRC-32 (pisa_crc32) -> 5-byte delay line (holds back the FCS) -> RX frame buffer
-//        (RX_DEPTH x {last, byte}) -> committed words only -> async FIFO -> rx_* (clk)
-//   A frame is written into the buffer past a commit pointer; only when it has ended, its FCS
-//   is good and its length is in [64, MAX_FRAME] (FCS included) is the commit pointer moved
-//   past it; otherwise the write pointer goes back to the commit pointer. A frame that does not
-//   fit in the free space is dropped whole the same way. So rx_* only ever carries whole good
-//   frames, without preamble, SFD and FCS, rx_last on the last byte.
+//        CRC-32 (2 bits a cycle) and RX frame buffer (RX_DEPTH bytes: length header, frame,
+//        FCS) -> committed frames only -> rx_* (clk)
+//   A frame is written into the buffer as it arrives; only when it has ended, its FCS is good
+//   and its length is in [64, MAX_FRAME] (FCS included) is it committed (its header written);
+//   otherwise the write pointer goes back to its start. A frame that does not fit in the free
+//   space is dropped whole the same way. So rx_* only ever carries whole good frames, without
+//   preamble, SFD and FCS, rx_last on the last byte.
 //   CRS_DV: a dibit is data when CRS_DV is high on it or on the next dibit (RMII toggles
 //   CRS_DV on nibble boundaries once carrier drops while the PHY still holds data); two dibits
 //   in a row with CRS_DV low end the frame. A trailing partial byte (dribble) is ignored.
@@ -24,10 +25,10 @@
 //   10 Mb/s (mode_10m = 1): the PHY repeats each dibit for 10 REF_CLK cycles; the sampler locks
 //   onto the first 01 preamble dibit and samples 5 cycles into each dibit.
 // Transmit path:
-//   tx_* (clk) -> pisa_mac_txbuf: async FIFO -> TX frame buffer (TX_DEPTH x {last, byte},
-//   rmii_clk) -> when a whole frame is in it, the engine here: 7 x 0x55, 0xD5, the bytes, zero
-//   padding to 60 bytes, FCS (pisa_crc32), then 12 idle bytes of inter-frame gap before the
-//   next preamble.
+//   tx_* (clk) -> pisa_mac_txbuf: TX frame buffer (TX_DEPTH bytes: length header, frame) ->
+//   when a whole frame is in it, the engine here: 7 x 0x55, 0xD5, the bytes, zero padding to
+//   60 bytes, FCS (a CRC-32 register stepped with each data and pad dibit as it leaves), then
+//   12 idle bytes of inter-frame gap before the next preamble.
 //   A frame from the core longer than MAX_FRAME - 4 bytes is dropped whole (tx_drops).
 //   tx_en and txd change on rmii_clk edges, once per dibit (every cycle at 100 Mb/s, every
 //   10 cycles at 10 Mb/s).
@@ -36,8 +37,8 @@
 // once a source raises valid it keeps valid and data/last stable until ready; a source never
 // waits for ready before raising valid.
 //
-// Counters (rmii_clk domain, wrap at 2^CNT_W; read them through a synchronizer or a snapshot
-// handshake from another domain):
+// Counters (wrap at 2^CNT_W; rmii_clk domain except tx_drops, which is in the clk domain; read
+// them through a synchronizer or a snapshot handshake from another domain):
 //   rx_frames, rx_bytes   good frames committed to the RX buffer; bytes counted from the
 //                         destination address through the FCS
 //   rx_fcs_errors         frames of legal length with a bad FCS
@@ -48,24 +49,21 @@
 //   tx_drops              frames from the core longer than MAX_FRAME - 4 bytes, not sent
 //
 // Reset: rst (sync to clk) and rmii_rst (sync to rmii_clk) must overlap, each held for at least
-// SYNC_STAGES + 1 edges of its own clock (the async FIFOs' rule). mode_10m is static: change it
-// only in reset.
+// SYNC_STAGES + 1 edges of its own clock (the frame buffers' crossings). mode_10m is static:
+// change it only in reset.
 `default_nettype none
 
 module pisa_mac_rmii #(
-	// Longest frame accepted and sent, FCS included (1518 for untagged, 1522 for VLAN); >= 64.
+	// Longest frame accepted and sent, FCS included (1518 for untagged, 1522 for VLAN);
+	// 64 .. 16383.
 	parameter MAX_FRAME = 1518,
-	// RX frame buffer words (one byte each): a power of 2, >= MAX_FRAME - 4.
+	// RX frame buffer words (one byte each): a power of 2, >= MAX_FRAME + 2.
 	parameter RX_DEPTH = 2048,
-	// TX frame buffer words: a power of 2, >= MAX_FRAME - 4 (a whole frame must fit).
+	// TX frame buffer words: a power of 2, >= MAX_FRAME - 2 (a whole frame must fit).
 	parameter TX_DEPTH = 2048,
 	// Frame buffer memories: "block", "distributed" or "logic" (yosys ram_style).
 	parameter BUF_RAM_STYLE = "block",
-	// Words in each clock-crossing FIFO: a power of 2, >= 2.
-	parameter CDC_DEPTH = 8,
-	// Clock-crossing FIFO memories (small: flip-flops by default).
-	parameter CDC_RAM_STYLE = "logic",
-	// Synchronizer flip-flops per crossing pointer: >= 2.
+	// Synchronizer flip-flops per crossing counter: >= 2.
 	parameter SYNC_STAGES = 2,
 	// Counter width.
 	parameter CNT_W = 32,
@@ -110,14 +108,14 @@ module pisa_mac_rmii #(
 );
 
 generate
-	if (MAX_FRAME < 64) begin : g_bad_max
-		pisa_mac_rmii_error_max_frame_must_be_at_least_64 u_stop ();
+	if (MAX_FRAME < 64 || MAX_FRAME > 16383) begin : g_bad_max
+		pisa_mac_rmii_error_max_frame_must_be_64_to_16383 u_stop ();
 	end
-	if ((1 << RX_AW) != RX_DEPTH || RX_DEPTH < MAX_FRAME - 4) begin : g_bad_rx_depth
-		pisa_mac_rmii_error_rx_depth_must_be_power_of_2_at_least_max_frame_minus_4 u_stop ();
+	if ((1 << RX_AW) != RX_DEPTH || RX_DEPTH < MAX_FRAME + 2) begin : g_bad_rx_depth
+		pisa_mac_rmii_error_rx_depth_must_be_power_of_2_at_least_max_frame_plus_2 u_stop ();
 	end
-	if ((1 << TX_AW) != TX_DEPTH || TX_DEPTH < MAX_FRAME - 4) begin : g_bad_tx_depth
-		pisa_mac_rmii_error_tx_depth_must_be_power_of_2_at_least_max_frame_minus_4 u_stop ();
+	if ((1 << TX_AW) != TX_DEPTH || TX_DEPTH < MAX_FRAME - 2) begin : g_bad_tx_depth
+		pisa_mac_rmii_error_tx_depth_must_be_power_of_2_at_least_max_frame_minus_2 u_stop ();
 	end
 	if (CNT_W < LEN_W) begin : g_bad_cnt_w
 		pisa_mac_rmii_error_cnt_w_must_hold_max_frame u_stop ();
@@ -230,13 +228,28 @@ always @(posedge rmii_clk) begin
 	end
 end
 
-// FCS and length checks, the RX frame buffer, the rx counters and the crossing into clk: a byte
-// every 4th (100 Mb/s) or 40th (10 Mb/s) rmii_clk cycle, rx_fin two dibits after the last one.
+// FCS and length checks, the RX frame buffer (also the crossing into clk) and the rx counters: a
+// byte every 4th (100 Mb/s) or 40th (10 Mb/s) rmii_clk cycle, so the CRC takes 2 bits a cycle;
+// rx_fin a dibit after the last byte; the next frame's first byte comes more than 6 cycles
+// later (two idle dibits, then at least the SFD).
+// (registered first: the sampler's decisions and the buffer's write enable would not fit in one
+// 20 ns cycle on an iCE40UP5K)
+reg [7:0] rxo_data_reg;
+reg rxo_valid_reg = 1'b0, rxo_end_reg = 1'b0;
+always @(posedge rmii_clk) begin
+	rxo_data_reg <= rx_byte;
+	rxo_valid_reg <= rx_byte_evt;
+	rxo_end_reg <= rx_fin;
+	if (rmii_rst) begin
+		rxo_valid_reg <= 1'b0;
+		rxo_end_reg <= 1'b0;
+	end
+end
+
 pisa_mac_rxbuf #(.MAX_FRAME(MAX_FRAME), .DEPTH(RX_DEPTH), .RAM_STYLE(BUF_RAM_STYLE),
-	.CDC_DEPTH(CDC_DEPTH), .CDC_RAM_STYLE(CDC_RAM_STYLE), .SYNC_STAGES(SYNC_STAGES),
-	.CNT_W(CNT_W)) u_rxbuf (
+	.SYNC_STAGES(SYNC_STAGES), .CRC_BITS(2), .CNT_W(CNT_W)) u_rxbuf (
 	.line_clk(rmii_clk), .line_rst(rmii_rst),
-	.s_data(rx_byte), .s_valid(rx_byte_evt), .s_end(rx_fin), .s_bad(1'b0),
+	.s_data(rxo_data_reg), .s_valid(rxo_valid_reg), .s_end(rxo_end_reg), .s_bad(1'b0),
 	.clk(clk), .rst(rst),
 	.m_data(rx_data), .m_last(rx_last), .m_valid(rx_valid), .m_ready(rx_ready),
 	.frames(rx_frames), .bytes(rx_bytes), .fcs_errors(rx_fcs_errors), .runts(rx_runts),
@@ -245,16 +258,15 @@ pisa_mac_rxbuf #(.MAX_FRAME(MAX_FRAME), .DEPTH(RX_DEPTH), .RAM_STYLE(BUF_RAM_STY
 
 // ==== transmit ====
 
-// The crossing from clk and the TX frame buffer, which holds back a frame until all of it is
-// in and drops those longer than MAX_FRAME - 4 bytes (tx_drops).
+// The TX frame buffer, which is also the crossing from clk: it holds back a frame until all of
+// it is in and drops those longer than MAX_FRAME - 4 bytes (tx_drops).
 wire txq_frame;        // a whole frame is buffered
 wire [7:0] txq_data;   // the TX buffer word at its read pointer
 wire txq_last;
-reg txq_pop;
+wire txq_pop;
 
 pisa_mac_txbuf #(.MAX_FRAME(MAX_FRAME), .DEPTH(TX_DEPTH), .RAM_STYLE(BUF_RAM_STYLE),
-	.CDC_DEPTH(CDC_DEPTH), .CDC_RAM_STYLE(CDC_RAM_STYLE), .SYNC_STAGES(SYNC_STAGES),
-	.CNT_W(CNT_W)) u_txbuf (
+	.SYNC_STAGES(SYNC_STAGES), .CNT_W(CNT_W)) u_txbuf (
 	.clk(clk), .rst(rst),
 	.s_data(tx_data), .s_last(tx_last), .s_valid(tx_valid), .s_ready(tx_ready),
 	.line_clk(rmii_clk), .line_rst(rmii_rst),
@@ -262,141 +274,169 @@ pisa_mac_txbuf #(.MAX_FRAME(MAX_FRAME), .DEPTH(TX_DEPTH), .RAM_STYLE(BUF_RAM_STY
 	.drops(tx_drops)
 );
 
-// TX engine.
+// TX engine, two stages a byte apart. The chooser, a byte state machine, picks each byte in the
+// cycle before it starts (tx_dec_reg) and pops the TX buffer for it; the shifter sends it a dibit
+// at a time from its first dibit (tx_start_reg) on and steps the FCS: a CRC-32 register stepped
+// with every data and pad dibit as it goes out, then sent complemented two bits at a time
+// (stepping it with its own low bits shifts it right by two), and set back to all ones at every
+// other byte. Both stage marks are flip-flops and the chosen byte waits in tx_nb_*, so the byte
+// choice, the pop behind it and the pins' next value each start from registers (REF_CLK's 20 ns
+// on an iCE40UP5K do not hold the three in a row).
 localparam [2:0] TX_IDLE = 3'd0, TX_PRE = 3'd1, TX_DATA = 3'd2, TX_PAD = 3'd3, TX_FCS = 3'd4,
 	TX_IFG = 3'd5;
 
 reg [2:0] tx_state_reg = TX_IDLE, tx_state_next;
 reg [3:0] tx_div_reg = 4'd0, tx_div_next;      // 10 Mb/s: cycle within the dibit
 reg [1:0] tx_di_reg = 2'd0, tx_di_next;        // dibit within the byte
+reg tx_dec_reg = 1'b0;                         // the next cycle starts a byte: choose it
+reg tx_pop_reg = 1'b0;                         // ... a data byte: pop it (tx_dec_reg, TX_DATA)
+reg tx_start_reg = 1'b0;                       // a byte starts (tx_tick on dibit 0)
+reg [7:0] tx_nb_reg = 8'h00, tx_nb_next;       // the chosen byte
+reg tx_nb_en_reg = 1'b0, tx_nb_en_next;        // ... is sent (not idle)
+reg tx_nb_crc_reg = 1'b0, tx_nb_crc_next;      // ... is a data or pad byte
+reg tx_nb_fcs_reg = 1'b0, tx_nb_fcs_next;      // ... is an FCS byte
 reg [5:0] tx_sh_reg, tx_sh_next;               // the byte's dibits still to send
 reg [1:0] tx_txd_reg = 2'b00, tx_txd_next;
 reg tx_en_reg = 1'b0, tx_en_next;
 reg tx_byte_en_reg = 1'b0, tx_byte_en_next;    // tx_en for the rest of the byte
-reg [3:0] tx_cnt_reg = 4'd0, tx_cnt_next;      // preamble, FCS and IFG byte count
-reg [LEN_W-1:0] tx_len_reg = {LEN_W{1'b0}}, tx_len_next;  // data + pad bytes sent
-reg [31:0] tx_fcs_reg, tx_fcs_next;
-reg tx_fin_reg = 1'b0, tx_fin_next;            // end the CRC frame (a cycle after its last byte)
-reg [7:0] tx_byte;
-reg tx_crc_push;
+reg tx_byte_crc_reg = 1'b0, tx_byte_crc_next;  // the byte is a data or pad byte
+reg tx_byte_fcs_reg = 1'b0, tx_byte_fcs_next;  // the byte is an FCS byte
+reg [3:0] tx_cnt_reg = 4'd0, tx_cnt_next;      // choices made in this state (PRE, FCS, IFG)
+reg [LEN_W-1:0] tx_len_reg = {LEN_W{1'b0}}, tx_len_next;  // data + pad bytes chosen
+// The chooser's conditions, registered (no comparator on the choice's path): the state, the
+// counts and txq_last change in the cycle after a choice, 4 cycles or more before the next one
+// (txq_frame is seen a cycle late, as if the frame had crossed a cycle later).
+reg tx_end_reg = 1'b0;   // the state ends with this choice
+reg tx_lt_reg = 1'b1;    // tx_len_reg < 59: a frame ending now needs padding
+reg [31:0] tx_crc_reg = 32'hFFFFFFFF, tx_crc_next;
+reg [1:0] tx_dibit;                            // the data dibit going out
+reg tx_crc_en, tx_fcs_en;
 reg [CNT_W-1:0] tx_frames_reg = {CNT_W{1'b0}}, tx_frames_next;
 reg [CNT_W-1:0] tx_bytes_reg = {CNT_W{1'b0}}, tx_bytes_next;
 
 wire tx_tick = mode_10m ? tx_div_reg == 4'd9 : 1'b1;
-wire [31:0] tx_crc;
-wire tx_crc_valid;
-wire tx_crc_s_ready_unused;
+// (10 Mb/s: two cycles before a tick on dibit 0; 100 Mb/s: on dibit 2)
+wire tx_dec_next = mode_10m ? tx_div_reg == 4'd7 && tx_di_reg == 2'd0 : tx_di_reg == 2'd2;
+assign txq_pop = tx_pop_reg;
 
-pisa_crc32 #(.WIDTH(8)) u_tx_crc (
-	.clk(rmii_clk), .rst(rmii_rst),
-	.s_data(tx_byte), .s_keep(tx_crc_push), .s_last(tx_fin_reg),
-	.s_valid(tx_crc_push || tx_fin_reg), .s_ready(tx_crc_s_ready_unused),
-	.m_crc(tx_crc), .m_valid(tx_crc_valid), .m_ready(1'b1)
-);
+// CRC-32 (reflected, poly 0xEDB88320) over one dibit, bit 0 first.
+function [31:0] crc_dibit(input [31:0] c, input [1:0] d);
+	reg [31:0] r;
+	begin
+		r = (c >> 1) ^ ((c[0] ^ d[0]) ? 32'hEDB88320 : 32'h0);
+		crc_dibit = (r >> 1) ^ ((r[0] ^ d[1]) ? 32'hEDB88320 : 32'h0);
+	end
+endfunction
 
+// The chooser. Every state ends with the choice at which tx_end_reg is high; tx_cnt_reg counts
+// the choices made in the state so far.
 always @* begin
-	txq_pop = 1'b0;
 	tx_state_next = tx_state_reg;
+	tx_nb_next = tx_nb_reg;
+	tx_nb_en_next = tx_nb_en_reg;
+	tx_nb_crc_next = tx_nb_crc_reg;
+	tx_nb_fcs_next = tx_nb_fcs_reg;
+	tx_cnt_next = tx_cnt_reg;
+	tx_len_next = tx_len_reg;
+	tx_frames_next = tx_frames_reg;
+	tx_bytes_next = tx_bytes_reg;
+
+	if (tx_dec_reg) begin
+		tx_cnt_next = tx_end_reg ? 4'd0 : tx_cnt_reg + 4'd1;
+		tx_nb_next = 8'h00;
+		tx_nb_en_next = 1'b1;
+		tx_nb_crc_next = tx_state_reg == TX_DATA || tx_state_reg == TX_PAD;
+		tx_nb_fcs_next = tx_state_reg == TX_FCS;
+		case (tx_state_reg)
+		TX_IDLE: begin
+			// (a frame is buffered)
+			tx_nb_next = 8'h55;
+			tx_nb_en_next = tx_end_reg;
+			if (tx_end_reg)
+				tx_state_next = TX_PRE;
+		end
+		TX_PRE: begin
+			// 6 more preamble bytes, then the SFD
+			tx_nb_next = tx_end_reg ? 8'hD5 : 8'h55;
+			if (tx_end_reg) begin
+				tx_len_next = {LEN_W{1'b0}};
+				tx_state_next = TX_DATA;
+			end
+		end
+		TX_DATA: begin
+			// (popped: tx_pop_reg is high; the frame's last byte ends the state)
+			tx_nb_next = txq_data;
+			tx_len_next = tx_len_reg + 1'b1;
+			if (tx_end_reg)
+				tx_state_next = tx_lt_reg ? TX_PAD : TX_FCS;
+		end
+		TX_PAD: begin
+			// zeros up to 60 bytes
+			tx_len_next = tx_len_reg + 1'b1;
+			if (tx_end_reg)
+				tx_state_next = TX_FCS;
+		end
+		TX_FCS: begin
+			// 4 bytes (the shifter takes them from its CRC register)
+			if (tx_end_reg) begin
+				tx_state_next = TX_IFG;
+				tx_frames_next = tx_frames_reg + 1'b1;
+				tx_bytes_next = tx_bytes_reg + {{(CNT_W-LEN_W){1'b0}}, tx_len_reg + LEN_FCS};
+			end
+		end
+		TX_IFG: begin
+			// 12 idle bytes
+			tx_nb_en_next = 1'b0;
+			if (tx_end_reg)
+				tx_state_next = TX_IDLE;
+		end
+		default: begin
+			tx_nb_en_next = 1'b0;
+			tx_state_next = TX_IDLE;
+		end
+		endcase
+	end
+end
+
+// The shifter.
+always @* begin
 	tx_div_next = 4'd0;
 	tx_di_next = tx_di_reg;
 	tx_sh_next = tx_sh_reg;
 	tx_txd_next = tx_txd_reg;
 	tx_en_next = tx_en_reg;
 	tx_byte_en_next = tx_byte_en_reg;
-	tx_cnt_next = tx_cnt_reg;
-	tx_len_next = tx_len_reg;
-	tx_fcs_next = tx_fcs_reg;
-	tx_fin_next = 1'b0;
-	tx_byte = 8'h00;
-	tx_crc_push = 1'b0;
-	tx_frames_next = tx_frames_reg;
-	tx_bytes_next = tx_bytes_reg;
+	tx_byte_crc_next = tx_byte_crc_reg;
+	tx_byte_fcs_next = tx_byte_fcs_reg;
+	tx_crc_next = tx_crc_reg;
+	tx_dibit = tx_sh_reg[1:0];
+	tx_crc_en = tx_byte_crc_reg;
+	tx_fcs_en = tx_byte_fcs_reg;
 
 	if (mode_10m)
 		tx_div_next = tx_div_reg == 4'd9 ? 4'd0 : tx_div_reg + 4'd1;
-	if (tx_crc_valid)
-		tx_fcs_next = tx_crc;
 
 	if (tx_tick) begin
 		tx_di_next = tx_di_reg + 2'd1;
-		if (tx_di_reg == 2'd0) begin
-			// A byte starts: choose it.
-			tx_byte_en_next = 1'b1;
-			case (tx_state_reg)
-			TX_IDLE: begin
-				if (txq_frame) begin
-					tx_byte = 8'h55;
-					tx_cnt_next = 4'd1;
-					tx_state_next = TX_PRE;
-				end else begin
-					tx_byte_en_next = 1'b0;
-				end
-			end
-			TX_PRE: begin
-				tx_cnt_next = tx_cnt_reg + 4'd1;
-				if (tx_cnt_reg == 4'd7) begin
-					tx_byte = 8'hD5;
-					tx_len_next = {LEN_W{1'b0}};
-					tx_state_next = TX_DATA;
-				end else begin
-					tx_byte = 8'h55;
-				end
-			end
-			TX_DATA: begin
-				tx_byte = txq_data;
-				tx_crc_push = 1'b1;
-				txq_pop = 1'b1;
-				tx_len_next = tx_len_reg + 1'b1;
-				if (txq_last) begin
-					if (tx_len_reg + 1'b1 < LEN_PAD) begin
-						tx_state_next = TX_PAD;
-					end else begin
-						tx_state_next = TX_FCS;
-						tx_cnt_next = 4'd0;
-						tx_fin_next = 1'b1;
-					end
-				end
-			end
-			TX_PAD: begin
-				tx_crc_push = 1'b1;
-				tx_len_next = tx_len_reg + 1'b1;
-				if (tx_len_reg + 1'b1 == LEN_PAD) begin
-					tx_state_next = TX_FCS;
-					tx_cnt_next = 4'd0;
-					tx_fin_next = 1'b1;
-				end
-			end
-			TX_FCS: begin
-				tx_byte = tx_fcs_reg[7:0];
-				tx_fcs_next = {8'h00, tx_fcs_reg[31:8]};
-				tx_cnt_next = tx_cnt_reg + 4'd1;
-				if (tx_cnt_reg == 4'd3) begin
-					tx_state_next = TX_IFG;
-					tx_cnt_next = 4'd0;
-					tx_frames_next = tx_frames_reg + 1'b1;
-					tx_bytes_next = tx_bytes_reg
-						+ {{(CNT_W-LEN_W){1'b0}}, tx_len_reg + LEN_FCS};
-				end
-			end
-			TX_IFG: begin
-				tx_byte_en_next = 1'b0;
-				tx_cnt_next = tx_cnt_reg + 4'd1;
-				if (tx_cnt_reg == 4'd11)
-					tx_state_next = TX_IDLE;
-			end
-			default: begin
-				tx_byte_en_next = 1'b0;
-				tx_state_next = TX_IDLE;
-			end
-			endcase
-			tx_txd_next = tx_byte_en_next ? tx_byte[1:0] : 2'b00;
-			tx_en_next = tx_byte_en_next;
-			tx_sh_next = tx_byte[7:2];
+		if (tx_start_reg) begin
+			// the chosen byte starts
+			tx_dibit = tx_nb_reg[1:0];
+			tx_sh_next = tx_nb_reg[7:2];
+			tx_en_next = tx_nb_en_reg;
+			tx_byte_en_next = tx_nb_en_reg;
+			tx_crc_en = tx_nb_crc_reg;
+			tx_fcs_en = tx_nb_fcs_reg;
+			tx_byte_crc_next = tx_nb_crc_reg;
+			tx_byte_fcs_next = tx_nb_fcs_reg;
 		end else begin
-			tx_txd_next = tx_byte_en_reg ? tx_sh_reg[1:0] : 2'b00;
 			tx_en_next = tx_byte_en_reg;
 			tx_sh_next = {2'b00, tx_sh_reg[5:2]};
 		end
+		tx_txd_next = !tx_en_next ? 2'b00 : tx_fcs_en ? ~tx_crc_reg[1:0] : tx_dibit;
+		if (tx_crc_en || tx_fcs_en)
+			tx_crc_next = crc_dibit(tx_crc_reg, tx_fcs_en ? tx_crc_reg[1:0] : tx_dibit);
+		else if (tx_start_reg)
+			tx_crc_next = 32'hFFFFFFFF;
 	end
 end
 
@@ -404,26 +444,53 @@ always @(posedge rmii_clk) begin
 	tx_state_reg <= tx_state_next;
 	tx_div_reg <= tx_div_next;
 	tx_di_reg <= tx_di_next;
+	tx_dec_reg <= tx_dec_next;
+	// (the state changes only in the cycle after a choice, 4 cycles or more before the next)
+	tx_pop_reg <= tx_dec_next && tx_state_reg == TX_DATA;
+	tx_start_reg <= tx_dec_reg;
+	tx_nb_reg <= tx_nb_next;
+	tx_nb_en_reg <= tx_nb_en_next;
+	tx_nb_crc_reg <= tx_nb_crc_next;
+	tx_nb_fcs_reg <= tx_nb_fcs_next;
 	tx_sh_reg <= tx_sh_next;
 	tx_txd_reg <= tx_txd_next;
 	tx_en_reg <= tx_en_next;
 	tx_byte_en_reg <= tx_byte_en_next;
+	tx_byte_crc_reg <= tx_byte_crc_next;
+	tx_byte_fcs_reg <= tx_byte_fcs_next;
 	tx_cnt_reg <= tx_cnt_next;
 	tx_len_reg <= tx_len_next;
-	tx_fcs_reg <= tx_fcs_next;
-	tx_fin_reg <= tx_fin_next;
+	case (tx_state_reg)
+	TX_IDLE: tx_end_reg <= txq_frame;
+	TX_PRE: tx_end_reg <= tx_cnt_reg == 4'd6;
+	TX_DATA: tx_end_reg <= txq_last;
+	TX_PAD: tx_end_reg <= tx_len_reg == LEN_PAD - 1'b1;
+	TX_FCS: tx_end_reg <= tx_cnt_reg == 4'd3;
+	default: tx_end_reg <= tx_cnt_reg == 4'd11;
+	endcase
+	tx_lt_reg <= tx_len_reg < LEN_PAD - 1'b1;
+	tx_crc_reg <= tx_crc_next;
 	tx_frames_reg <= tx_frames_next;
 	tx_bytes_reg <= tx_bytes_next;
 	if (rmii_rst) begin
 		tx_state_reg <= TX_IDLE;
 		tx_div_reg <= 4'd0;
 		tx_di_reg <= 2'd0;
+		tx_dec_reg <= 1'b0;
+		tx_pop_reg <= 1'b0;
+		tx_start_reg <= 1'b0;
+		tx_nb_en_reg <= 1'b0;
+		tx_nb_crc_reg <= 1'b0;
+		tx_nb_fcs_reg <= 1'b0;
 		tx_txd_reg <= 2'b00;
 		tx_en_reg <= 1'b0;
 		tx_byte_en_reg <= 1'b0;
+		tx_byte_crc_reg <= 1'b0;
+		tx_byte_fcs_reg <= 1'b0;
 		tx_cnt_reg <= 4'd0;
 		tx_len_reg <= {LEN_W{1'b0}};
-		tx_fin_reg <= 1'b0;
+		tx_end_reg <= 1'b0;
+		tx_crc_reg <= 32'hFFFFFFFF;
 		tx_frames_reg <= {CNT_W{1'b0}};
 		tx_bytes_reg <= {CNT_W{1'b0}};
 	end

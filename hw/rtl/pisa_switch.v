@@ -14,7 +14,9 @@
 // The two packet sources are served a whole packet at a time, the ports first. Packets to
 // CPU_PORT go to the host as PACKET_IN, digests as DIGEST (pisa_ctl_link); the others leave
 // on m_pkt_*.
-// now_us counts microseconds from CLK_HZ.
+// now_us counts microseconds from CLK_HZ. PHY "byte" takes the control link's bytes from
+// s_ctl_* / m_ctl_* instead of pins (Ethernet management frames through pisa_ctl_eth; see
+// pisa_ctl_link); PROGRAM_BYTES and CRC_SERIAL are pisa_ctl_link's area options.
 `default_nettype none
 
 module pisa_switch #(
@@ -28,14 +30,25 @@ module pisa_switch #(
 	parameter [15:0] STAGES = 16'd32,
 	parameter [8*16-1:0] BOARD = "sim",
 	parameter [31:0] MAX_IMAGE = 32'd1048576,
-	// pisa_core's memories
+	parameter PROGRAM_BYTES = 64,
+	parameter CRC_SERIAL = 0,
+	// pisa_core's sizes (hw/rtl/pisa_core.v says what each is; a board's are those of its
+	// profile, `p4lower --board NAME --core-params`); the defaults are the sim profile's
 	parameter CFG_WORDS = 65536,
+	parameter BANKS = 2,
 	parameter ROW_BYTES = 1048576,
 	parameter CNT_CELLS = 16384,
 	parameter REG_CELLS = 16384,
+	parameter MTR_CELLS = 4096,
 	parameter KEY_BITS = 512,
 	parameter PHV_MAX = 1024,
-	parameter PKT_MAX = 4096
+	parameter PKT_MAX = 4096,
+	parameter ROW_STAGE = 1024,
+	parameter STACKS = 64,
+	parameter MC_GROUPS = 256,
+	parameter MC_SLOT = 16,
+	parameter DIG_MAX = 1024,
+	parameter CL_SESS = 1024
 ) (
 	input  wire         clk,
 	input  wire         rst,
@@ -47,6 +60,13 @@ module pisa_switch #(
 	input  wire         spi_mosi,
 	output wire         spi_miso,
 	output wire         spi_miso_oe,
+	input  wire [7:0]   s_ctl_data,
+	input  wire         s_ctl_valid,
+	output wire         s_ctl_ready,
+	output wire [7:0]   m_ctl_data,
+	output wire         m_ctl_last,
+	output wire         m_ctl_valid,
+	input  wire         m_ctl_ready,
 
 	input  wire [8:0]   s_pkt_port,
 	input  wire [7:0]   s_pkt_data,
@@ -101,6 +121,10 @@ wire [511:0] info_program;
 wire [15:0] expect_seq, cnt_frames, cnt_bad, cnt_dropped;
 wire err_line, err_overrun;
 wire rsp_ready;
+// what HELLO_REPLY reports of the core: groups, copies over all groups, sessions
+localparam [15:0] MC_GROUPS16 = MC_GROUPS[15:0], CL_SESS16 = CL_SESS[15:0];
+localparam integer MC_NODES = MC_GROUPS * MC_SLOT;
+localparam [15:0] MC_NODES16 = MC_NODES[15:0];
 localparam [15:0] PHV16 = PHV_MAX[15:0];
 // the core's output: to the host (CPU port) or out
 wire [15:0] core_port;
@@ -119,13 +143,17 @@ wire core_ready = to_cpu ? pin_ready : m_pkt_ready;
 pisa_ctl_link #(
 	.PHY(PHY), .CLKS_PER_BIT(CLKS_PER_BIT), .MAX_PAYLOAD(MAX_PAYLOAD), .WINDOW(WINDOW),
 	.PORTS(PORTS), .CPU_PORT(CPU_PORT), .STAGES(STAGES), .PHV_BYTES(PHV16),
-	.MCAST_GROUPS(16'd256), .MCAST_NODES(16'd4096), .CLONE_SESSIONS(16'd1024),	// pisa_core's
-	.MAX_IMAGE(MAX_IMAGE), .BOARD(BOARD)
+	.MCAST_GROUPS(MC_GROUPS16), .MCAST_NODES(MC_NODES16), .CLONE_SESSIONS(CL_SESS16),
+	.MAX_IMAGE(MAX_IMAGE), .BOARD(BOARD), .PROGRAM_BYTES(PROGRAM_BYTES),
+	.CRC_SERIAL(CRC_SERIAL)
 ) u_link (
 	.clk(clk), .rst(rst),
 	.uart_rxd(uart_rxd), .uart_txd(uart_txd),
 	.spi_sck(spi_sck), .spi_cs_n(spi_cs_n), .spi_mosi(spi_mosi), .spi_miso(spi_miso),
 	.spi_miso_oe(spi_miso_oe),
+	.s_byte_data(s_ctl_data), .s_byte_valid(s_ctl_valid), .s_byte_ready(s_ctl_ready),
+	.m_byte_data(m_ctl_data), .m_byte_last(m_ctl_last), .m_byte_valid(m_ctl_valid),
+	.m_byte_ready(m_ctl_ready),
 	.m_cmd_kind(cmd_kind), .m_cmd_id(cmd_id), .m_cmd_index(cmd_index), .m_cmd_flag(cmd_flag),
 	.m_cmd_len(cmd_len), .m_cmd_data(cmd_data), .m_cmd_last(cmd_last),
 	.m_cmd_valid(cmd_valid), .m_cmd_ready(cmd_ready),
@@ -156,7 +184,7 @@ wire [7:0] pko_data;
 wire pko_last, pko_valid, pko_ready;
 wire idle;	// pisa_core
 
-pisa_loader #(.BOARD(BOARD), .MAX_IMAGE(MAX_IMAGE)) u_loader (
+pisa_loader #(.BOARD(BOARD), .MAX_IMAGE(MAX_IMAGE), .PROGRAM_BYTES(PROGRAM_BYTES)) u_loader (
 	.clk(clk), .rst(rst),
 	.s_req_type(req_type), .s_req_len(req_len), .s_req_data(req_data), .s_req_last(req_last),
 	.s_req_valid(req_valid), .s_req_ready(req_ready),
@@ -192,8 +220,10 @@ wire [31:0] cnt_oversize;
 wire [63:0] cnt_cycles;
 
 pisa_core #(
-	.CFG_WORDS(CFG_WORDS), .ROW_BYTES(ROW_BYTES), .CNT_CELLS(CNT_CELLS),
-	.REG_CELLS(REG_CELLS), .KEY_BITS(KEY_BITS), .PHV_MAX(PHV_MAX), .PKT_MAX(PKT_MAX)
+	.CFG_WORDS(CFG_WORDS), .BANKS(BANKS), .ROW_BYTES(ROW_BYTES), .CNT_CELLS(CNT_CELLS),
+	.REG_CELLS(REG_CELLS), .MTR_CELLS(MTR_CELLS), .KEY_BITS(KEY_BITS), .PHV_MAX(PHV_MAX),
+	.PKT_MAX(PKT_MAX), .ROW_STAGE(ROW_STAGE), .STACKS(STACKS), .MC_GROUPS(MC_GROUPS),
+	.MC_SLOT(MC_SLOT), .DIG_MAX(DIG_MAX), .CL_SESS(CL_SESS)
 ) u_core (
 	.clk(clk), .rst(rst), .now_us(now_us),
 	.s_cfg_addr(cfg_addr), .s_cfg_data(cfg_data), .s_cfg_valid(cfg_valid),

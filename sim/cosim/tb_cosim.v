@@ -59,6 +59,8 @@ pisa_switch #(
 	.uart_rxd(h2s), .uart_txd(s2h),
 	.spi_sck(1'b0), .spi_cs_n(1'b1), .spi_mosi(1'b0), .spi_miso(spi_miso),
 	.spi_miso_oe(spi_miso_oe),
+	.s_ctl_data(8'd0), .s_ctl_valid(1'b0), .s_ctl_ready(),
+	.m_ctl_data(), .m_ctl_last(), .m_ctl_valid(), .m_ctl_ready(1'b0),
 	.s_pkt_port(in_port), .s_pkt_data(in_data), .s_pkt_last(in_last), .s_pkt_valid(in_valid),
 	.s_pkt_ready(in_ready),
 	.m_pkt_port(out_port), .m_pkt_data(out_data), .m_pkt_last(out_last),

@@ -6,7 +6,8 @@
 // cs_n first and raises cs_n between bytes now and then). Random idle time on the host's
 // sending side, random stalls on the command, request and reply sinks, random answer delays.
 // On SPI the slave sends 0x00 while it has nothing to say; the host side skips 0x00 between
-// frames (it hunts for sync like a real host).
+// frames (it hunts for sync like a real host). The small boards' area options (bit-serial
+// CRCs, a 16-byte program name, 8-bit counters) run over the UART and SPI too.
 `default_nettype none
 `ifndef HWLINK_DIR
 `define HWLINK_DIR "build/sim/hwlink"
@@ -17,7 +18,8 @@ module tb_pisa_ctl_link_case #(
 	parameter CLKS_PER_BIT = 16,
 	parameter SEED = 1,
 	parameter P_VALID = 100,
-	parameter P_READY = 100
+	parameter P_READY = 100,
+	parameter SMALL = 0		// CRC_SERIAL 1, PROGRAM_BYTES 16, CNT_W 8
 ) (
 	input  wire clk,
 	output reg  done,
@@ -60,11 +62,14 @@ reg sck = 1'b0, cs_n = 1'b1, mosi = 1'b0;
 
 pisa_ctl_link #(
 	.PHY(SPI ? "spi" : "uart"), .CLKS_PER_BIT(CLKS_PER_BIT), .MAX_PAYLOAD(1024),
-	.HW_VERSION(16'h0102)
+	.HW_VERSION(16'h0102), .CRC_SERIAL(SMALL), .PROGRAM_BYTES(SMALL ? 16 : 64),
+	.CNT_W(SMALL ? 8 : 16)
 ) dut (
 	.clk(clk), .rst(rst),
 	.uart_rxd(uart_h2s), .uart_txd(uart_s2h),
 	.spi_sck(sck), .spi_cs_n(cs_n), .spi_mosi(mosi), .spi_miso(miso), .spi_miso_oe(miso_oe),
+	.s_byte_data(8'd0), .s_byte_valid(1'b0), .s_byte_ready(),
+	.m_byte_data(), .m_byte_last(), .m_byte_valid(), .m_byte_ready(1'b0),
 	.m_cmd_kind(cmd_kind), .m_cmd_id(cmd_id), .m_cmd_index(cmd_index), .m_cmd_flag(cmd_flag),
 	.m_cmd_len(cmd_len), .m_cmd_data(cmd_data), .m_cmd_last(cmd_last),
 	.m_cmd_valid(cmd_valid), .m_cmd_ready(cmd_ready),
@@ -231,7 +236,7 @@ initial begin
 		fail("bytes lost on the link");
 		$display("%m: overruns %0d line errors %0d", n_overrun, n_line);
 	end
-	if (cnt_frames !== meta[6][15:0]) begin
+	if (cnt_frames !== (SMALL ? {8'd0, meta[6][7:0]} : meta[6][15:0])) begin
 		fail("frame count differs");
 		$display("%m: frames %0d expected %0d", cnt_frames, meta[6]);
 	end
@@ -243,21 +248,26 @@ module tb_pisa_ctl_link;
 reg clk = 1'b0;
 always #5 clk = ~clk;
 
-wire [2:0] done;
-wire [31:0] e0, e1, e2;
+wire [4:0] done;
+wire [31:0] e0, e1, e2, e3, e4;
 tb_pisa_ctl_link_case #(.CLKS_PER_BIT(4), .SEED(31), .P_VALID(70), .P_READY(60)) c0 (
 	.clk(clk), .done(done[0]), .errors(e0));
 tb_pisa_ctl_link_case #(.CLKS_PER_BIT(16), .SEED(32)) c1 (
 	.clk(clk), .done(done[1]), .errors(e1));
 tb_pisa_ctl_link_case #(.SPI(1), .SEED(33), .P_VALID(70), .P_READY(60)) c2 (
 	.clk(clk), .done(done[2]), .errors(e2));
+tb_pisa_ctl_link_case #(.CLKS_PER_BIT(4), .SEED(34), .P_VALID(70), .P_READY(60), .SMALL(1)) c3 (
+	.clk(clk), .done(done[3]), .errors(e3));
+tb_pisa_ctl_link_case #(.SPI(1), .SEED(35), .P_VALID(70), .P_READY(60), .SMALL(1)) c4 (
+	.clk(clk), .done(done[4]), .errors(e4));
 
 initial begin
 	wait (&done);
-	if (e0 + e1 + e2 == 0)
+	if (e0 + e1 + e2 + e3 + e4 == 0)
 		$display("PASSED pisa_ctl_link");
 	else
-		$display("FAILED pisa_ctl_link: %0d errors (see messages above)", e0 + e1 + e2);
+		$display("FAILED pisa_ctl_link: %0d errors (see messages above)",
+			e0 + e1 + e2 + e3 + e4);
 	$finish;
 end
 

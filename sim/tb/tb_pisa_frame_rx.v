@@ -3,8 +3,9 @@
 // The stimulus and the frames the C receiver finds in it come from tests/hwlink/gen_frames
 // (rx_in.hex, rx_out.hex, rx_meta.hex in HWLINK_DIR): good frames of every length up to 3000
 // bytes, every single-byte corruption of a WRITE frame, garbage with false syncs, a real frame
-// inside a false candidate, truncated frames. Runs twice: a source and sinks that are always
-// ready, then a randomly idle source and randomly stalling sinks.
+// inside a false candidate, truncated frames. Runs with a source and sinks that are always
+// ready, then a randomly idle source and randomly stalling sinks; each with the byte-wide and
+// the bit-serial CRC (CRC_SERIAL).
 `default_nettype none
 `ifndef HWLINK_DIR
 `define HWLINK_DIR "build/sim/hwlink"
@@ -13,7 +14,8 @@
 module tb_pisa_frame_rx_case #(
 	parameter SEED = 1,
 	parameter P_VALID = 100,  // percent of cycles the source offers a byte
-	parameter P_READY = 100   // percent of cycles the sinks are ready
+	parameter P_READY = 100,  // percent of cycles the sinks are ready
+	parameter CRC_SERIAL = 0
 ) (
 	input  wire clk,
 	output reg  done,
@@ -37,7 +39,7 @@ wire m_last, m_valid;
 reg m_ready = 1'b0;
 wire [15:0] cnt_frames, cnt_bad, cnt_dropped;
 
-pisa_frame_rx #(.MAX_PAYLOAD(10240)) dut (
+pisa_frame_rx #(.MAX_PAYLOAD(10240), .CRC_SERIAL(CRC_SERIAL)) dut (
 	.clk(clk), .rst(rst),
 	.s_data(s_data), .s_valid(s_valid), .s_ready(s_ready),
 	.m_hdr_seq(hdr_seq), .m_hdr_type(hdr_type), .m_hdr_len(hdr_len),
@@ -136,17 +138,20 @@ module tb_pisa_frame_rx;
 reg clk = 1'b0;
 always #5 clk = ~clk;
 
-wire [1:0] done;
-wire [31:0] e0, e1;
+wire [3:0] done;
+wire [31:0] e0, e1, e2, e3;
 tb_pisa_frame_rx_case #(.SEED(11)) c0 (.clk(clk), .done(done[0]), .errors(e0));
 tb_pisa_frame_rx_case #(.SEED(12), .P_VALID(30), .P_READY(60)) c1 (.clk(clk), .done(done[1]), .errors(e1));
+tb_pisa_frame_rx_case #(.SEED(13), .CRC_SERIAL(1)) c2 (.clk(clk), .done(done[2]), .errors(e2));
+tb_pisa_frame_rx_case #(.SEED(14), .P_VALID(30), .P_READY(60), .CRC_SERIAL(1)) c3 (.clk(clk),
+	.done(done[3]), .errors(e3));
 
 initial begin
 	wait (&done);
-	if (e0 + e1 == 0)
+	if (e0 + e1 + e2 + e3 == 0)
 		$display("PASSED pisa_frame_rx");
 	else
-		$display("FAILED pisa_frame_rx: %0d errors (see messages above)", e0 + e1);
+		$display("FAILED pisa_frame_rx: %0d errors (see messages above)", e0 + e1 + e2 + e3);
 	$finish;
 end
 

@@ -8,13 +8,14 @@
 // (good and bad FCS), RX_ER inside a frame and inside its preamble, short and missing preambles,
 // carrier events without an SFD, false-carrier/carrier-extension codes and in-band status
 // between frames, back-to-back frames at the minimum 12-byte gap and at a shrunk 5-byte gap, a
-// burst of the longest frames back to back with the core always ready (the clock crossing must
-// keep up), and a burst while the core stalls (the RX buffer overflows: whole frames dropped).
+// burst of the longest frames and one of 64-byte frames back to back with the core always ready
+// (the buffer and its clock crossing must keep up: line rate), and a burst while the core stalls (the RX buffer overflows: whole frames dropped).
 // Every byte out of rx_* is checked, with random back-pressure; before each frame that must
 // come through, the PHY waits until the RX buffer surely has room for it, so only the frames
 // of the stall burst may be dropped, and those must be whole and counted in rx_drops.
 // Transmit: frames of 1, 59, 60, 61, 64 bytes, the longest, one too long (dropped), random
-// ones, one offered very slowly; the pins are checked for preamble, SFD, data, padding, FCS,
+// ones, one offered very slowly, and (THRU) a burst of 60-byte frames from a core that never
+// pauses, which must leave with exactly 12 bytes of gap (line rate); the pins are checked for preamble, SFD, data, padding, FCS,
 // TX_ER never set, TXD zero between frames, the 12-byte gap (exactly 12 bytes between queued
 // frames), TXC running at gtx_clk, and that no frame starts before its last byte was handed
 // over. Counters checked at the end.
@@ -25,7 +26,6 @@ module tb_pisa_mac_rgmii_case #(
 	parameter MAX_FRAME = 1518,
 	parameter RX_DEPTH = 2048,
 	parameter TX_DEPTH = 2048,
-	parameter CDC_DEPTH = 16,
 	parameter SYNC_STAGES = 2,
 	parameter CORE_HALF = 4003,  // half period of the core clock
 	parameter GTX_HALF = 4001,   // half period of gtx_clk; 0: gtx_clk is the PHY's RXC
@@ -70,7 +70,7 @@ wire [31:0] c_rx_frames, c_rx_bytes, c_rx_fcs, c_rx_runts, c_rx_giants, c_rx_dro
 wire [31:0] c_tx_frames, c_tx_bytes, c_tx_drops;
 
 pisa_mac_rgmii #(.FAMILY("sim"), .MAX_FRAME(MAX_FRAME), .RX_DEPTH(RX_DEPTH),
-	.TX_DEPTH(TX_DEPTH), .CDC_DEPTH(CDC_DEPTH), .SYNC_STAGES(SYNC_STAGES)) dut (
+	.TX_DEPTH(TX_DEPTH), .SYNC_STAGES(SYNC_STAGES)) dut (
 	.clk(clk), .rst(rst),
 	.rx_data(rx_data), .rx_last(rx_last), .rx_valid(rx_valid), .rx_ready(rx_ready),
 	.tx_data(tx_data), .tx_last(tx_last), .tx_valid(tx_valid), .tx_ready(tx_ready),
@@ -181,7 +181,7 @@ integer tw_frame [0:MEM-1];   // the frame each word belongs to
 integer n_tw = 0;
 integer tf_start [0:NF-1];
 integer tf_len [0:NF-1];
-integer tf_slow [0:NF-1];
+integer tf_slow [0:NF-1];    // 1 offered very slowly, 2 line-rate burst (never paused)
 integer tf_before [0:NF-1];   // frames expected on the pins before this one
 integer n_tf = 0;
 integer te_id [0:NF-1];       // frames expected on the pins
@@ -256,9 +256,12 @@ initial begin
 		endcase
 	end
 	// Phase T: the longest frames back to back, the core always ready.
-	if (THRU)
+	if (THRU) begin
 		for (k = 0; k < 12; k = k + 1)
 			add_rx(MAX_FRAME, 0, 0, 2);
+		for (k = 0; k < 24; k = k + 1)
+			add_rx(64, 0, 0, 2);
+	end
 	// Phase 2: the core stalls while frames arrive back to back; then it drains.
 	for (k = 0; k < RX_DEPTH / 150 + 4; k = k + 1)
 		add_rx(150 + k, 0, 0, 1);
@@ -284,6 +287,9 @@ initial begin
 	for (k = 0; k < 4; k = k + 1)
 		add_tx(1 + k, 0);
 	add_tx(60, 0);
+	if (THRU)
+		for (k = 0; k < 16; k = k + 1)
+			add_tx(60, 2);
 
 	#100000;
 	@(posedge rx_clk) rx_rst <= 1'b0;
@@ -294,8 +300,10 @@ end
 // ---- the PHY's receive side ----
 reg stall = 1'b0, thru = 1'b0;
 reg rx_sent_all = 1'b0;
-integer sent_bytes = 0;       // data bytes of must-come-through frames handed to the MAC
-integer got_all = 0;          // bytes the core took
+// Buffer words: a frame takes its length (FCS included) plus a 2-word header in the RX buffer
+// until the core has taken its last byte (the MAC then skips the FCS).
+integer sent_bytes = 0;       // words of must-come-through frames handed to the MAC
+integer got_all = 0;          // words the core freed (bytes taken, 6 more with each last)
 integer quiet = 0;            // core cycles since rx_valid was last high
 
 // One byte time: the low nibble and RX_DV a quarter period before the rising edge, the high
@@ -338,7 +346,7 @@ task send_rx(input integer f);
 			for (i = 0; i < rf_len[f]; i = i + 1)
 				rx_byte(rf_mem[rf_start[f] + i], 1'b1, i == e);
 			if (rf_good[f] && rf_mode[f] != 1)
-				sent_bytes = sent_bytes + rf_len[f] - 4;
+				sent_bytes = sent_bytes + rf_len[f] + 2;
 		end
 		// The inter-frame gap: 12 bytes, sometimes more or shrunk.
 		n = (rf_var[f] & 64) != 0 ? 5 : 12;
@@ -361,7 +369,7 @@ initial begin
 	for (f = 0; f < n_rf; f = f + 1) begin
 		if (rf_mode[f] == 0 && rf_good[f]) begin
 			// Wait until the frame surely fits: what was sent and not yet taken, plus it.
-			while (sent_bytes - got_all + rf_len[f] - 4 > RX_DEPTH)
+			while (sent_bytes - got_all + rf_len[f] + 2 > RX_DEPTH)
 				rx_idle;
 		end
 		if (rf_mode[f] == 2 && !thru) begin
@@ -410,7 +418,7 @@ always @(posedge clk) begin
 			if (rb_n < 4096)
 				rb[rb_n] = rx_data;
 			rb_n = rb_n + 1;
-			got_all = got_all + 1;
+			got_all = got_all + (rx_last ? 7 : 1);
 			if (rx_last) begin
 				id = rb_n >= 2 ? {rb[0], rb[1]} : -1;
 				// Frames before it that may be dropped were dropped.
@@ -457,10 +465,11 @@ always @(posedge clk) begin
 		end
 		// A slow frame starts only once the line is idle, so that sending early would underrun.
 		if (!tx_valid || tx_ready) begin
-			if (tw_sent < n_tw && !(tf_slow[tw_frame[tw_sent]] &&
+			if (tw_sent < n_tw && !(tf_slow[tw_frame[tw_sent]] == 1 &&
 					te_next < tf_before[tw_frame[tw_sent]]) &&
 					($random(seed) & 32'h7f) % 100 <
-					(tf_slow[tw_frame[tw_sent]] ? 3 : p_valid)) begin
+					(tf_slow[tw_frame[tw_sent]] == 1 ? 3 :
+					 tf_slow[tw_frame[tw_sent]] == 2 ? 100 : p_valid)) begin
 				tx_valid <= 1'b1;
 				{tx_last, tx_data} <= tw_mem[tw_sent];
 			end else begin
@@ -553,6 +562,13 @@ always begin
 					fail("inter-frame gap below 12 bytes");
 				if (t_seen && gap < min_gap)
 					min_gap = gap;
+				// line rate: a burst frame follows the one before it after exactly 12 bytes
+				if (t_seen && te_next > 0 && te_next < n_te &&
+						tf_slow[te_id[te_next]] == 2 &&
+						tf_slow[te_id[te_next - 1]] == 2 && gap != 12) begin
+					fail("line-rate burst: gap not exactly 12 bytes");
+					$display("%m: frame %0d: gap %0d bytes", te_id[te_next], gap);
+				end
 			end
 			if (t_n < 4096)
 				tb_bytes[t_n] = t_b;
@@ -618,11 +634,11 @@ tb_pisa_mac_rgmii_case #(.CORE_HALF(4003), .GTX_HALF(4001), .THRU(1), .N_RANDOM(
 	.SEED(71)) c0 (.done(done[0]), .errors(e0));
 // Small buffers and crossings, 3 synchronizer stages, a slow core (55 MHz): the PHY waits for
 // room, TX frames wait in the buffer.
-tb_pisa_mac_rgmii_case #(.MAX_FRAME(300), .RX_DEPTH(512), .TX_DEPTH(512), .CDC_DEPTH(4),
+tb_pisa_mac_rgmii_case #(.MAX_FRAME(300), .RX_DEPTH(512), .TX_DEPTH(512), 
 	.SYNC_STAGES(3), .CORE_HALF(9001), .GTX_HALF(3999), .THRU(0), .N_RANDOM(16),
 	.SEED(72)) c1 (.done(done[1]), .errors(e1));
 // TX clocked by the PHY's RXC, a faster core (150 MHz), crossings of 8.
-tb_pisa_mac_rgmii_case #(.CDC_DEPTH(8), .CORE_HALF(3333), .GTX_HALF(0), .THRU(1),
+tb_pisa_mac_rgmii_case #(.CORE_HALF(3333), .GTX_HALF(0), .THRU(1),
 	.N_RANDOM(20), .SEED(73)) c2 (.done(done[2]), .errors(e2));
 
 initial begin

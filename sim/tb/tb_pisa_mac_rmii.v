@@ -8,8 +8,12 @@
 // Transmit: frames of 1, 59, 60, 61, 64 bytes, the longest, one too long (dropped), random
 // ones, one offered very slowly; the pins are checked for preamble, SFD, data, padding, FCS,
 // the 12-byte gap (exactly 12 bytes between queued frames) and that no frame starts before
-// its last byte was handed over. Counters checked at the end. 100 Mb/s with the default
-// parameters, 10 Mb/s with small buffers and a slow core clock.
+// its last byte was handed over. Line rate (THRU): back-to-back 64-byte frames with the core
+// always ready must all come through (the buffer and its clock crossing keep up), and
+// back-to-back 60-byte frames from a core that never pauses must leave with exactly 12 bytes of
+// gap (line rate on transmit). Counters checked at the end. 100 Mb/s with the default parameters,
+// 10 Mb/s with small buffers and a slow core clock, and the boards' settings at their worst
+// clock ratios (see the cases at the end).
 `default_nettype none
 
 module tb_pisa_mac_rmii_case #(
@@ -17,10 +21,10 @@ module tb_pisa_mac_rmii_case #(
 	parameter MAX_FRAME = 1518,
 	parameter RX_DEPTH = 2048,
 	parameter TX_DEPTH = 2048,
-	parameter CDC_DEPTH = 8,
 	parameter SYNC_STAGES = 2,
 	parameter CORE_HALF = 8,   // half period of the core clock (rmii_clk: 10)
 	parameter N_RANDOM = 30,   // random frames each way
+	parameter THRU = 0,        // add the line-rate bursts each way
 	parameter SEED = 1
 ) (
 	output reg  done,
@@ -53,7 +57,7 @@ wire [31:0] c_rx_frames, c_rx_bytes, c_rx_fcs, c_rx_runts, c_rx_giants, c_rx_dro
 wire [31:0] c_tx_frames, c_tx_bytes, c_tx_drops;
 
 pisa_mac_rmii #(.MAX_FRAME(MAX_FRAME), .RX_DEPTH(RX_DEPTH), .TX_DEPTH(TX_DEPTH),
-	.CDC_DEPTH(CDC_DEPTH), .SYNC_STAGES(SYNC_STAGES)) dut (
+	.SYNC_STAGES(SYNC_STAGES)) dut (
 	.clk(clk), .rst(rst),
 	.rx_data(rx_data), .rx_last(rx_last), .rx_valid(rx_valid), .rx_ready(rx_ready),
 	.tx_data(tx_data), .tx_last(tx_last), .tx_valid(tx_valid), .tx_ready(tx_ready),
@@ -94,7 +98,8 @@ reg [7:0] rf_mem [0:MEM-1];
 integer rf_start [0:NF-1];
 integer rf_len [0:NF-1];    // bytes after the SFD, FCS included
 integer rf_var [0:NF-1];
-integer rf_stall [0:NF-1];  // the core stalls while this frame is sent
+integer rf_stall [0:NF-1];  // 1: the core stalls while this frame is sent (it may be dropped);
+                            // 2: the core is always ready (line rate: it must come through)
 integer n_rf = 0, rf_top = 0;
 // Frames expected on rx_*, in order: frame number and whether the MAC may drop it.
 integer re_id [0:NF-1];
@@ -142,7 +147,7 @@ task add_rx(input integer len, input integer bad, input integer variant, input i
 				exp_fcs = exp_fcs + 1;
 			else begin
 				re_id[n_re] = n_rf;
-				re_may[n_re] = stall;
+				re_may[n_re] = stall == 1;
 				n_re = n_re + 1;
 			end
 		end
@@ -157,7 +162,7 @@ integer tw_frame [0:MEM-1];   // the frame each word belongs to
 integer n_tw = 0;
 integer tf_start [0:NF-1];
 integer tf_len [0:NF-1];
-integer tf_slow [0:NF-1];
+integer tf_slow [0:NF-1];    // 1 offered very slowly, 2 line-rate burst (never paused)
 integer tf_before [0:NF-1];   // frames expected on the pins before this one
 integer n_tf = 0;
 integer te_id [0:NF-1];       // frames expected on the pins
@@ -226,6 +231,10 @@ initial begin
 	for (k = 0; k < RX_DEPTH / 150 + 4; k = k + 1)
 		add_rx(150 + k, 0, 0, 1);
 	add_rx(80, 0, 64, 1);
+	// Phase T: line rate, the core always ready.
+	if (THRU)
+		for (k = 0; k < 24; k = k + 1)
+			add_rx(64, 0, 0, 2);
 	// Phase 3: back to normal.
 	for (k = 0; k < 6; k = k + 1)
 		add_rx(64 + k * 17, 0, 0, 0);
@@ -245,6 +254,9 @@ initial begin
 		add_tx(1 + ($random(seed) & 32'hffff) % 200, 0);
 	add_tx(DATA_MAX + 50, 0);
 	add_tx(60, 0);
+	if (THRU)
+		for (k = 0; k < 16; k = k + 1)
+			add_tx(60, 2);
 
 	#400;
 	@(posedge rmii_clk) rmii_rst <= 1'b0;
@@ -252,7 +264,7 @@ initial begin
 end
 
 // ---- the PHY's receive side ----
-reg stall = 1'b0;
+reg stall = 1'b0, thru = 1'b0;
 reg rx_sent_all = 1'b0;
 
 task dibit(input [1:0] d, input dv);
@@ -312,10 +324,12 @@ initial begin
 	for (i_w = 0; i_w < 50; i_w = i_w + 1)
 		@(posedge rmii_clk);
 	for (f = 0; f < n_rf; f = f + 1) begin
-		stall = rf_stall[f] != 0 && (rf_var[f] & 64) == 0;
+		stall = rf_stall[f] == 1 && (rf_var[f] & 64) == 0;
+		thru = rf_stall[f] == 2;
 		send_rx(f);
 	end
 	stall = 1'b0;
+	thru = 1'b0;
 	rx_sent_all = 1'b1;
 end
 
@@ -368,7 +382,7 @@ always @(posedge clk) begin
 		end
 		rx_stalled = rx_valid && !rx_ready;
 		rx_held = {rx_last, rx_data};
-		rx_ready <= !stall && ($random(seed) & 32'h7f) % 100 < p_ready;
+		rx_ready <= !stall && (thru || ($random(seed) & 32'h7f) % 100 < p_ready);
 	end
 end
 
@@ -385,10 +399,11 @@ always @(posedge clk) begin
 		end
 		// A slow frame starts only once the line is idle, so that sending early would underrun.
 		if (!tx_valid || tx_ready) begin
-			if (tw_sent < n_tw && !(tf_slow[tw_frame[tw_sent]] &&
+			if (tw_sent < n_tw && !(tf_slow[tw_frame[tw_sent]] == 1 &&
 					te_next < tf_before[tw_frame[tw_sent]]) &&
 					($random(seed) & 32'h7f) % 100 <
-					(tf_slow[tw_frame[tw_sent]] ? 3 : p_valid)) begin
+					(tf_slow[tw_frame[tw_sent]] == 1 ? 3 :
+					 tf_slow[tw_frame[tw_sent]] == 2 ? 100 : p_valid)) begin
 				tx_valid <= 1'b1;
 				{tx_last, tx_data} <= tw_mem[tw_sent];
 			end else begin
@@ -465,6 +480,12 @@ always @(posedge rmii_clk) begin
 				fail("inter-frame gap below 12 bytes");
 			if (t_seen && gap < min_gap)
 				min_gap = gap;
+			// line rate: a burst frame follows the one before it after exactly 12 bytes
+			if (t_seen && te_next > 0 && te_next < n_te && tf_slow[te_id[te_next]] == 2 &&
+					tf_slow[te_id[te_next - 1]] == 2 && gap != 48 * D) begin
+				fail("line-rate burst: gap not exactly 12 bytes");
+				$display("%m: frame %0d: gap %0d cycles", te_id[te_next], gap);
+			end
 		end
 		if (t_in) begin
 			if (t_cyc % D == 0) begin
@@ -531,20 +552,28 @@ end
 endmodule
 
 module tb_pisa_mac_rmii;
-wire [1:0] done;
-wire [31:0] e0, e1;
+wire [3:0] done;
+wire [31:0] e0, e1, e2, e3;
 tb_pisa_mac_rmii_case #(.MODE_10M(0), .CORE_HALF(8), .N_RANDOM(40), .SEED(61)) c0 (
 	.done(done[0]), .errors(e0));
 tb_pisa_mac_rmii_case #(.MODE_10M(1), .MAX_FRAME(300), .RX_DEPTH(512), .TX_DEPTH(512),
-	.CDC_DEPTH(4), .SYNC_STAGES(3), .CORE_HALF(23), .N_RANDOM(12), .SEED(62)) c1 (
+	.SYNC_STAGES(3), .CORE_HALF(23), .N_RANDOM(12), .SEED(62)) c1 (
 	.done(done[1]), .errors(e1));
+// The iCEBreaker's setting (1 KiB buffers, MAX_FRAME 1022) with a core clock at 23.8 MHz, below
+// the slowest board core clock (half period 21 against REF_CLK's 10): line rate both ways.
+tb_pisa_mac_rmii_case #(.MODE_10M(0), .MAX_FRAME(1022), .RX_DEPTH(1024), .TX_DEPTH(1024),
+	.CORE_HALF(21), .N_RANDOM(8), .THRU(1), .SEED(63)) c2 (.done(done[2]), .errors(e2));
+// The HX8K board's setting (512-byte buffers, MAX_FRAME 510), the core clock as fast as REF_CLK
+// but unrelated in phase: line rate both ways.
+tb_pisa_mac_rmii_case #(.MODE_10M(0), .MAX_FRAME(510), .RX_DEPTH(512), .TX_DEPTH(512),
+	.CORE_HALF(10), .N_RANDOM(8), .THRU(1), .SEED(64)) c3 (.done(done[3]), .errors(e3));
 
 initial begin
 	wait (&done);
-	if (e0 + e1 == 0)
+	if (e0 + e1 + e2 + e3 == 0)
 		$display("PASSED tb_pisa_mac_rmii");
 	else
-		$display("FAILED tb_pisa_mac_rmii: %0d errors (see messages above)", e0 + e1);
+		$display("FAILED tb_pisa_mac_rmii: %0d errors (see messages above)", e0 + e1 + e2 + e3);
 	$finish;
 end
 endmodule

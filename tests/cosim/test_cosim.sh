@@ -287,6 +287,16 @@ check pisad_stops test ! -e "$CTLS"
 wait_for "grep -q 'connection closed' '$T/sim2.log'" 30
 WHY="$(oneline "$T/sim2.log")"
 check cosim_back_to_listening has "$T/sim2.log" "connection closed (the peer closed it); listening on $SW again"
+# a new pisad finds the board running: HELLO_REPLY names the program it runs
+"$BIN/pisad" --board sim --transport "sim:$SW" --socket "$CTLS" --foreground --log-level info \
+	--link-timeout 2000 2>"$T/pisad2.log" &
+PISAD=$!
+pids+=("$PISAD")
+# (its socket is up before the board answers: wait for the connection itself)
+wait_for "grep -q 'connected to the switch' '$T/pisad2.log' || ! kill -0 $PISAD" 150
+WHY="$(oneline "$T/pisad2.log")"
+check hello_names_running_program has "$T/pisad2.log" "cpu port 255, running l2_switch"
+stop "$PISAD"
 stop "$SIM"
 WHY="socket file left behind"
 check cosim_stop_removes_socket test ! -e "$SW"

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: Apache-2.0
+// pisa_top_icebreaker: the OpenPISA switch on an iCEBreaker (iCE40UP5K-SG48): two 100 Mb/s RMII
+// ports on PMOD 1A (port 0) and PMOD 1B (port 1), the control link on the FT2232H's channel B
+// UART, status on the LEDs. Pins: icebreaker.pcf; what to wire: README.md.
+//
+//   12 MHz -> PLL (SB_PLL40_CORE) -> clk (the core clock, CLK_HZ) -----------------------------+
+//   PMOD 1A/1B REF_CLK (50 MHz from each PHY module) -> rmii_clk[i]                           |
+//   RMII pins <-> pisa_mac_rmii (rmii_clk[i] | clk) -> pisa_port_mux -> pisa_switch (clk) <----+
+//                                                  <- pisa_port_demux <-
+//   FT2232H B (uart_rx, uart_tx) <-> pisa_switch's control link (pisa_ctl_link)
+//
+// Reset: the PLL not locked, or the button (BTN_N) pressed; each clock domain leaves reset on
+// its own edge (pisa_rst_sync). The PHY modules keep their own strap settings (no MDIO): they
+// autonegotiate, and the MACs run 100 Mb/s only (mode_10m = 0).
+// LEDs (active low on the board, lit = true): LEDG program loaded and running, LEDR the host's
+// session is open; on the PMOD 2 break-off board LED1/LED2 frames received/sent on port 0,
+// LED3/LED4 on port 1 (each lit ~70 ms after a frame), LED5 the PLL locked.
+// FAMILY = "sim" makes the PLL a wire (clk_12m must then run at the core clock) for
+// sim/board, the board-level simulation.
+`default_nettype none
+
+module pisa_top_icebreaker #(
+	// "ice40" on the board, "sim" in the board-level simulation.
+	parameter [8*5-1:0] FAMILY = "ice40",
+	// The PLL's settings for CLK_HZ from 12 MHz (icepll; boards/Makefile passes them).
+	parameter [3:0] PLL_DIVR = 4'd0,
+	parameter [6:0] PLL_DIVF = 7'd79,
+	parameter [2:0] PLL_DIVQ = 3'd5,
+	parameter [2:0] PLL_FILTER_RANGE = 3'd1,
+	// The core clock in Hz (board.mk CORE_MHZ).
+	parameter CLK_HZ = 30000000,
+	// UART bit rate (pisad's PISAD_UART_BAUD) and the clocks a bit that follow from it.
+	parameter UART_BAUD = 3000000,
+	parameter CLKS_PER_BIT = (CLK_HZ + UART_BAUD / 2) / UART_BAUD,
+	// Control link: largest frame payload and frames in flight (block RAM: keep them small).
+	parameter MAX_PAYLOAD = 256,
+	parameter WINDOW = 4,
+	// Longest Ethernet frame (FCS included) and the MACs' buffers: 1 KiB each way per port
+	// (2 SB_RAM40_4K each), so frames up to 1022 bytes (an IP MTU of 1004).
+	parameter MAX_FRAME = 1022,
+	parameter RX_DEPTH = 1024,
+	parameter TX_DEPTH = 1024,
+	// the core's sizes: this board's profile (lib/pisa_profile.c, `p4lower --board icebreaker
+	// --core-params`; boards/check-params.sh keeps them equal)
+	parameter CFG_WORDS = 512,
+	parameter BANKS = 1,
+	parameter ROW_BYTES = 12288,
+	parameter CNT_CELLS = 128,
+	parameter REG_CELLS = 256,
+	parameter MTR_CELLS = 0,
+	parameter KEY_BITS = 64,
+	parameter PHV_MAX = 128,
+	parameter PKT_MAX = 2048,
+	parameter ROW_STAGE = 256,
+	parameter STACKS = 8,
+	parameter MC_GROUPS = 16,
+	parameter MC_SLOT = 4,
+	parameter DIG_MAX = 64,
+	parameter CL_SESS = 4
+) (
+	input  wire       clk_12m,
+	input  wire       btn_n,
+	input  wire       uart_rx,
+	output wire       uart_tx,
+	output wire       ledr_n,
+	output wire       ledg_n,
+	output wire [4:0] led,
+
+	input  wire [1:0] rmii_ref_clk,
+	input  wire [1:0] rmii_crs_dv,
+	input  wire [3:0] rmii_rxd,      // {port 1 RXD1..0, port 0 RXD1..0}
+	output wire [1:0] rmii_tx_en,
+	output wire [3:0] rmii_txd
+);
+
+localparam N = 2;
+
+// ---- clocks and resets ----
+wire clk, clk_unused, locked;
+pisa_pll #(.FAMILY(FAMILY), .ICE40_PAD(1), .DIVR(PLL_DIVR), .DIVF(PLL_DIVF), .DIVQ(PLL_DIVQ),
+	.FILTER_RANGE(PLL_FILTER_RANGE)) u_pll (
+	.clk_in(clk_12m), .clk_out0(clk), .clk_out1(clk_unused), .locked(locked)
+);
+wire rst_any = !locked || !btn_n;
+wire rst;
+pisa_rst_sync u_rst (.clk(clk), .rst_in(rst_any), .rst_out(rst));
+
+// ---- the ports ----
+wire [8*N-1:0] rx_data;
+wire [N-1:0] rx_last, rx_valid, rx_ready;
+wire [7:0] tx_data;
+wire [N-1:0] tx_last, tx_valid, tx_ready;
+
+genvar i;
+generate
+	for (i = 0; i < N; i = i + 1) begin : g_port
+		wire rmii_rst;
+		wire [15:0] c_rf, c_rb, c_fcs, c_runt, c_giant, c_rdrop, c_tf, c_tb, c_tdrop;
+		pisa_rst_sync u_rst (.clk(rmii_ref_clk[i]), .rst_in(rst_any), .rst_out(rmii_rst));
+		pisa_mac_rmii #(.MAX_FRAME(MAX_FRAME), .RX_DEPTH(RX_DEPTH), .TX_DEPTH(TX_DEPTH),
+			.CNT_W(16)) u_mac (
+			.clk(clk), .rst(rst),
+			.rx_data(rx_data[8 * i +: 8]), .rx_last(rx_last[i]), .rx_valid(rx_valid[i]),
+			.rx_ready(rx_ready[i]),
+			.tx_data(tx_data), .tx_last(tx_last[i]), .tx_valid(tx_valid[i]),
+			.tx_ready(tx_ready[i]),
+			.rmii_clk(rmii_ref_clk[i]), .rmii_rst(rmii_rst), .mode_10m(1'b0),
+			.rmii_rxd(rmii_rxd[2 * i +: 2]), .rmii_crs_dv(rmii_crs_dv[i]),
+			.rmii_txd(rmii_txd[2 * i +: 2]), .rmii_tx_en(rmii_tx_en[i]),
+			// nothing reads the MAC counters yet (no protocol message for them)
+			.rx_frames(c_rf), .rx_bytes(c_rb), .rx_fcs_errors(c_fcs), .rx_runts(c_runt),
+			.rx_giants(c_giant), .rx_drops(c_rdrop), .tx_frames(c_tf), .tx_bytes(c_tb),
+			.tx_drops(c_tdrop)
+		);
+		wire _unused = &{1'b0, c_rf, c_rb, c_fcs, c_runt, c_giant, c_rdrop, c_tf, c_tb,
+			c_tdrop, 1'b0};
+	end
+endgenerate
+
+wire [8:0] in_port;
+wire [7:0] in_data;
+wire in_last, in_valid, in_ready;
+pisa_port_mux #(.N(N)) u_mux (
+	.clk(clk), .rst(rst),
+	.s_data(rx_data), .s_last(rx_last), .s_valid(rx_valid), .s_ready(rx_ready),
+	.m_port(in_port), .m_data(in_data), .m_last(in_last), .m_valid(in_valid),
+	.m_ready(in_ready)
+);
+
+wire [15:0] out_port;
+wire [7:0] out_data;
+wire out_last, out_valid, out_ready;
+wire [15:0] out_drops;
+pisa_port_demux #(.N(N), .CNT_W(16)) u_demux (
+	.clk(clk), .rst(rst),
+	.s_port(out_port), .s_data(out_data), .s_last(out_last), .s_valid(out_valid),
+	.s_ready(out_ready),
+	.m_data(tx_data), .m_last(tx_last), .m_valid(tx_valid), .m_ready(tx_ready),
+	.drops(out_drops)
+);
+
+// ---- the switch ----
+wire loaded, session, spi_miso, spi_miso_oe;
+wire ctl_s_ready, ctl_m_last, ctl_m_valid;  // the link's byte port: unused with PHY "uart"
+wire [7:0] ctl_m_data;
+wire [31:0] cnt_rx, cnt_tx, cnt_drop;
+pisa_switch #(
+	.CLK_HZ(CLK_HZ), .PHY("uart"), .CLKS_PER_BIT(CLKS_PER_BIT), .MAX_PAYLOAD(MAX_PAYLOAD),
+	.WINDOW(WINDOW), .PORTS(N), .CPU_PORT(16'd255), .STAGES(16'd4), .BOARD("icebreaker"),
+	.CFG_WORDS(CFG_WORDS), .BANKS(BANKS), .ROW_BYTES(ROW_BYTES), .CNT_CELLS(CNT_CELLS),
+	.REG_CELLS(REG_CELLS), .MTR_CELLS(MTR_CELLS), .KEY_BITS(KEY_BITS), .PHV_MAX(PHV_MAX),
+	.PKT_MAX(PKT_MAX), .ROW_STAGE(ROW_STAGE), .STACKS(STACKS), .MC_GROUPS(MC_GROUPS),
+	.MC_SLOT(MC_SLOT), .DIG_MAX(DIG_MAX), .CL_SESS(CL_SESS)
+) u_switch (
+	.clk(clk), .rst(rst),
+	.uart_rxd(uart_rx), .uart_txd(uart_tx),
+	.spi_sck(1'b0), .spi_cs_n(1'b1), .spi_mosi(1'b0), .spi_miso(spi_miso),
+	.spi_miso_oe(spi_miso_oe),
+	.s_ctl_data(8'd0), .s_ctl_valid(1'b0), .s_ctl_ready(ctl_s_ready),
+	.m_ctl_data(ctl_m_data), .m_ctl_last(ctl_m_last), .m_ctl_valid(ctl_m_valid),
+	.m_ctl_ready(1'b1),
+	.s_pkt_port(in_port), .s_pkt_data(in_data), .s_pkt_last(in_last), .s_pkt_valid(in_valid),
+	.s_pkt_ready(in_ready),
+	.m_pkt_port(out_port), .m_pkt_data(out_data), .m_pkt_last(out_last),
+	.m_pkt_valid(out_valid), .m_pkt_ready(out_ready),
+	.loaded(loaded), .session(session), .cnt_rx(cnt_rx), .cnt_tx(cnt_tx), .cnt_drop(cnt_drop)
+);
+wire _unused = &{1'b0, spi_miso, spi_miso_oe, ctl_s_ready, ctl_m_data, ctl_m_last, ctl_m_valid, cnt_rx, cnt_tx, cnt_drop, out_drops, clk_unused,
+	1'b0};
+
+// ---- LEDs: activity stretched to ~70 ms (2^21 core cycles at 30 MHz) ----
+reg [20:0] tick_reg = 21'd0;
+reg [3:0] seen_reg = 4'd0, show_reg = 4'd0;
+wire [3:0] act = {tx_valid[1] && tx_ready[1], rx_valid[1] && rx_ready[1],
+	tx_valid[0] && tx_ready[0], rx_valid[0] && rx_ready[0]};
+always @(posedge clk) begin
+	tick_reg <= tick_reg + 1'b1;
+	seen_reg <= seen_reg | act;
+	if (&tick_reg) begin
+		show_reg <= seen_reg | act;
+		seen_reg <= 4'd0;
+	end
+	if (rst) begin
+		seen_reg <= 4'd0;
+		show_reg <= 4'd0;
+	end
+end
+assign ledg_n = !loaded;
+assign ledr_n = !session;
+assign led = {locked, show_reg[3], show_reg[2], show_reg[1], show_reg[0]};
+
+endmodule
+
+`resetall

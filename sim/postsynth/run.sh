@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Post-synthesis simulation: pisa_core synthesized by Yosys for a board (its core parameters
+# from `p4lower --board BOARD --core-params`), written back as a netlist of the device's
+# cells, and run in the STF harness (sim/tb/tb_pisa_harness.v) with Yosys's simulation
+# models of those cells. The example's STF test must pass on the netlist exactly as on the
+# RTL: that checks what synthesis made of the core, block RAMs included.
+#   usage: run.sh BIN_DIR BOARD EXAMPLE [OUT_DIR]
+# Prints one PASS/FAIL line. Tools: yosys (synth_ecp5 or synth_ice40), iverilog.
+set -u
+bin=$(cd "$1" && pwd)
+board=$2
+example=$3
+top=$(cd "$(dirname "$0")/../.." && pwd)
+out=${4:-$top/build/postsynth/$board}
+mkdir -p "$out"
+name="postsynth/$board/$example"
+fail() { echo "FAIL $name: $*"; exit 1; }
+
+case $board in
+colorlight-5a-75b) synth=synth_ecp5; cells=ecp5/cells_sim.v ;;
+icebreaker|hx8k-breakout) synth=synth_ice40; cells=ice40/cells_sim.v ;;
+*) fail "no such board (colorlight-5a-75b, icebreaker, hx8k-breakout)" ;;
+esac
+datdir=$(dirname "$(command -v yosys)")/../share/yosys
+[ -f "$datdir/$cells" ] || fail "no Yosys simulation models at $datdir/$cells"
+params=$("$bin/p4lower" --board "$board" --core-params) || fail "p4lower --core-params failed"
+chparam=$(printf '%s\n' "$params" | sed 's/^\([A-Z_0-9]*\)=\(.*\)$/-set \1 \2/' | tr '\n' ' ')
+
+rtl="$top/hw/rtl"
+netlist="$out/pisa_core_netlist.v"
+srcs="$rtl/pisa_core.v $rtl/pisa_ram.v $rtl/pisa_alu_seq.v"
+# the netlist is rebuilt only when the core changed
+if [ ! -f "$netlist" ] || [ -n "$(find $srcs -newer "$netlist")" ]; then
+	yosys -q -l "$out/yosys.log" -p "read_verilog $srcs; chparam $chparam pisa_core;
+		$synth -top pisa_core; write_verilog -noattr $netlist" >/dev/null 2>&1 ||
+		{ rm -f "$netlist"; fail "yosys failed (see $out/yosys.log)"; }
+fi
+iverilog -g2005 -I"$top/sim/tb" -o "$out/harness.vvp" "$top/sim/tb/tb_pisa_harness.v" \
+	"$netlist" "$datdir/$cells" 2>"$out/iverilog.log" ||
+	fail "iverilog failed on the netlist: $(head -n 3 "$out/iverilog.log" | tr '\n' ' ')"
+PISA_RTL_HARNESS="$out/harness.vvp" "$bin/pisa-stf" --target rtl --board "$board" \
+	"$top/examples/$example/$example.p4" "$top/examples/$example/$example.stf" \
+	>"$out/stf.out" 2>&1
+if grep -q '^PASS ' "$out/stf.out"; then
+	echo "PASS $name (the netlist of $synth)"
+else
+	fail "$(grep -m1 -v '^#' "$out/stf.out")"
+fi

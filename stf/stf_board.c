@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * stf_board.c: the board-level simulation as a switch (stf_board.h). The simulation serves two
+ * Unix sockets in a temporary folder: "ctl" carries the control link's bytes to and from the
+ * top's UART pins (sim/cosim/pisa_vpi.c), "pkt" the frames to and from its PHY pins
+ * (sim/board/pisa_vpi_pkt.c: "p PORT LEN B.." in; "o PORT LEN B.." per frame out, then "d").
+ * The image is loaded and every table write made with lib/pisa_link.c, synchronously, exactly
+ * as pisad does it over a board's UART.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "pisa_file.h"
+#include "pisa_link.h"
+#include "stf_board.h"
+
+#define START_MS 60000		/* the simulation serves its sockets */
+#define ANSWER_MS 300000	/* a frame and what it caused */
+#define MAX_LINE (65536 * 3 + 64)
+
+struct stf_board {
+	char dir[64], ctl[96], pkt[96];
+	pid_t pid;
+	int cfd, pfd;
+	struct pisa_link *link;
+	char *buf;
+	size_t nbuf;
+	int dead;
+	char why[200];
+};
+
+static void die(struct stf_board *b, const char *why)
+{
+	if (!b->dead)
+		snprintf(b->why, sizeof(b->why), "%s", why);
+	b->dead = 1;
+}
+
+/* Connects to the socket at path once the simulation serves it. */
+static int connect_to(struct stf_board *b, const char *path)
+{
+	struct sockaddr_un sa;
+	int i, fd;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	for (i = 0; i < START_MS / 10; i++) {
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			return -1;
+		if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0)
+			return fd;
+		close(fd);
+		if (waitpid(b->pid, NULL, WNOHANG) == b->pid) {
+			b->pid = 0;
+			return -1;
+		}
+		usleep(10000);
+	}
+	return -1;
+}
+
+struct stf_board *stf_board_new(const char *vvp, const char *vpi_dir, const char *image_path,
+				FILE *log, char *err, size_t errlen)
+{
+	struct stf_board *b = calloc(1, sizeof(*b));
+	char a_sock[128], a_pkt[128];
+	uint8_t *img = NULL;
+	size_t len;
+	int e;
+
+	if (!b || !(b->buf = malloc(MAX_LINE))) {
+		free(b);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	b->cfd = b->pfd = -1;
+	snprintf(b->dir, sizeof(b->dir), "/tmp/pisa-board.XXXXXX");
+	if (!mkdtemp(b->dir)) {
+		snprintf(err, errlen, "cannot make a temporary directory: %s", strerror(errno));
+		b->dir[0] = '\0';
+		goto fail;
+	}
+	snprintf(b->ctl, sizeof(b->ctl), "%s/ctl", b->dir);
+	snprintf(b->pkt, sizeof(b->pkt), "%s/pkt", b->dir);
+	snprintf(a_sock, sizeof(a_sock), "+sock=%s", b->ctl);
+	snprintf(a_pkt, sizeof(a_pkt), "+pkt=%s", b->pkt);
+	e = pisa_file_read(image_path, 64u << 20, &img, &len);
+	if (e < 0) {
+		snprintf(err, errlen, "cannot read the image %s: %s", image_path, pisa_strerror(-e));
+		goto fail;
+	}
+	fflush(NULL);
+	b->pid = fork();
+	if (b->pid < 0) {
+		snprintf(err, errlen, "cannot start vvp: %s", strerror(errno));
+		goto fail;
+	}
+	if (b->pid == 0) {
+		int fd = log ? dup(fileno(log)) : open("/dev/null", O_WRONLY);
+
+		if (fd < 0 || dup2(fd, 1) < 0)
+			_exit(126);
+		execlp("vvp", "vvp", "-n", "-M", vpi_dir, "-m", "pisa_vpi", "-m", "pisa_vpi_pkt", vvp,
+		       a_sock, a_pkt, (char *)NULL);
+		fprintf(stderr, "pisa-stf: cannot run vvp: %s\n", strerror(errno));
+		_exit(127);
+	}
+	b->cfd = connect_to(b, b->ctl);
+	b->pfd = b->cfd >= 0 ? connect_to(b, b->pkt) : -1;
+	if (b->cfd < 0 || b->pfd < 0) {
+		snprintf(err, errlen, "the board simulation %s did not start (built by 'make -C "
+			 "sim/board'? -v shows its output)", vvp);
+		goto fail;
+	}
+	b->link = pisa_link_open_fd(b->cfd);
+	if (!b->link) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	/* simulated time runs some thousand times slower than a board's */
+	pisa_link_set_timeout(b->link, 5000, 20);
+	pisa_link_set_sync(b->link, 1);
+	e = pisa_link_hello(b->link, NULL);
+	if (e == 0)
+		e = pisa_link_load_image(b->link, img, len);
+	if (e < 0) {
+		snprintf(err, errlen, "loading the image over the board's UART: %s (%s)",
+			 pisa_strerror(-e), pisa_link_detail(b->link));
+		goto fail;
+	}
+	free(img);
+	return b;
+fail:
+	free(img);
+	stf_board_free(b);
+	return NULL;
+}
+
+void *stf_board_link(struct stf_board *b)
+{
+	return b->link;
+}
+
+/* The next line from the packet socket (NUL-terminated, without '\n'), or NULL. */
+static char *get_line(struct stf_board *b)
+{
+	static char line[MAX_LINE];
+	char *nl;
+
+	while (!b->dead) {
+		struct pollfd pfd = { .fd = b->pfd, .events = POLLIN };
+		ssize_t n;
+
+		nl = memchr(b->buf, '\n', b->nbuf);
+		if (nl) {
+			size_t len = (size_t)(nl - b->buf);
+
+			memcpy(line, b->buf, len);
+			line[len] = '\0';
+			memmove(b->buf, nl + 1, b->nbuf - len - 1);
+			b->nbuf -= len + 1;
+			return line;
+		}
+		if (b->nbuf == MAX_LINE) {
+			die(b, "the board simulation wrote an overlong line");
+			break;
+		}
+		/* the control link may have sent something meanwhile (PACKET_IN, DIGEST) */
+		pisa_link_poll(b->link, 0);
+		if (poll(&pfd, 1, ANSWER_MS) <= 0) {
+			die(b, "the board simulation did not answer a frame within 300 s");
+			break;
+		}
+		n = read(b->pfd, b->buf + b->nbuf, MAX_LINE - b->nbuf);
+		if (n <= 0) {
+			die(b, "the board simulation ended (see its output with -v)");
+			break;
+		}
+		b->nbuf += (size_t)n;
+	}
+	return NULL;
+}
+
+int stf_board_inject(struct stf_board *b, unsigned port, const uint8_t *d, size_t len,
+		     stf_rtl_out_fn out, void *arg)
+{
+	static uint8_t frame[65536];
+	char *line, *p, *end;
+	size_t i, n;
+	FILE *f;
+
+	if (b->dead)
+		return -PISA_E_IO;
+	if (len == 0 || len > 65535)
+		return -PISA_E_INVAL;
+	f = fdopen(dup(b->pfd), "w");
+	if (!f) {
+		die(b, "cannot write to the board simulation");
+		return -PISA_E_IO;
+	}
+	fprintf(f, "p %x %zx", port, len);
+	for (i = 0; i < len; i++)
+		fprintf(f, " %02x", d[i]);
+	fputc('\n', f);
+	if (fclose(f) != 0) {
+		die(b, "cannot write to the board simulation");
+		return -PISA_E_IO;
+	}
+	while ((line = get_line(b)) && line[0] == 'o') {
+		unsigned oport;
+		int used;
+
+		if (sscanf(line + 1, "%x %zx%n", &oport, &n, &used) != 2 || n > sizeof(frame))
+			break;
+		p = line + 1 + used;
+		for (i = 0; i < n; i++, p = end) {
+			unsigned long v = strtoul(p, &end, 16);
+
+			if (end == p || v > 0xFF)
+				break;
+			frame[i] = (uint8_t)v;
+		}
+		if (i < n)
+			break;
+		out(arg, (uint16_t)oport, frame, n);
+	}
+	if (!line || strcmp(line, "d")) {
+		die(b, "the board simulation answered a frame with something else");
+		return -PISA_E_IO;
+	}
+	return 0;
+}
+
+const char *stf_board_error(const struct stf_board *b)
+{
+	return b->dead ? b->why : NULL;
+}
+
+void stf_board_free(struct stf_board *b)
+{
+	if (!b)
+		return;
+	if (b->link)
+		pisa_link_close(b->link);
+	if (b->pfd >= 0)
+		close(b->pfd);	/* the simulation finishes when its packet peer goes */
+	if (b->cfd >= 0)
+		close(b->cfd);
+	if (b->pid > 0) {
+		int i;
+
+		for (i = 0; i < 500 && waitpid(b->pid, NULL, WNOHANG) == 0; i++)
+			usleep(10000);
+		if (i == 500) {
+			kill(b->pid, SIGKILL);
+			waitpid(b->pid, NULL, 0);
+		}
+	}
+	unlink(b->ctl);
+	unlink(b->pkt);
+	if (b->dir[0])
+		rmdir(b->dir);
+	free(b->buf);
+	free(b);
+}
