@@ -22,8 +22,17 @@
 #include "pisa_hwconf.h"
 #include "stf_rtl.h"
 
-#define ANSWER_MS 120000	/* the longest a command or packet may take in simulation */
+#define ANSWER_S 120	/* the longest a command or packet may take in simulation */
 #define MAX_LINE (2 * 65536 * 3 + 64)
+
+/* $PISA_RTL_TIMEOUT seconds, else ANSWER_S: a gate-level netlist runs far slower */
+static int answer_ms(void)
+{
+	const char *env = getenv("PISA_RTL_TIMEOUT");
+	int s = env ? atoi(env) : 0;
+
+	return (s > 0 && s <= 86400 ? s : ANSWER_S) * 1000;
+}
 
 struct stf_rtl {
 	char dir[64];
@@ -77,8 +86,8 @@ static char *get_line(struct stf_rtl *r)
 			die(r, "the harness wrote an overlong line");
 			break;
 		}
-		if (poll(&pfd, 1, ANSWER_MS) <= 0) {
-			die(r, "the simulation did not answer within 120 s");
+		if (poll(&pfd, 1, answer_ms()) <= 0) {
+			die(r, "the simulation did not answer in time (120 s, or $PISA_RTL_TIMEOUT)");
 			break;
 		}
 		n = read(r->of, r->buf + r->nbuf, MAX_LINE - r->nbuf);
@@ -257,7 +266,7 @@ static FILE *open_stim(struct stf_rtl *r)
 {
 	int fd, i;
 
-	for (i = 0; i < ANSWER_MS / 10; i++) {
+	for (i = 0; i < answer_ms() / 10; i++) {
 		fd = open(r->stim, O_WRONLY | O_NONBLOCK);
 		if (fd >= 0) {
 			fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);

@@ -6,14 +6,14 @@
 //
 //   25 MHz (from PHY 1) -> PLL (EHXPLLL, VCO 625 MHz) -> gtx_clk 125 MHz (RGMII transmit)
 //                                                     -> clk (the core, 625 / CORE_DIV MHz)
-//   RGMII pins <-> pisa_mac_rgmii x 2 (RXC | gtx_clk | clk) -> pisa_port_mux -> pisa_switch
-//                                                          <- pisa_port_demux <-
+//   RGMII pins <-> pisa_eth_ports (pisa_mac_rgmii x 2: RXC | gtx_clk | clk) -> pisa_switch
+//                  (pisa_port_mux, pisa_port_demux)                         <-
 //   J19: uart_rx (KEY+, R7), uart_tx (DATA_LED-, T6) <-> pisa_switch's control link
 //
 // The PHYs are never reset (PHY 1 makes the FPGA's clock) and are not configured (no MDIO): the
 // board's straps must give RGMII with the PHY's transmit clock delay (TXDly); the receive side
-// is delayed here by RX_DELAY DELAYG taps (about 25 ps each) so that RXC samples mid-bit. The
-// MACs run 1000 Mb/s only: the link partner must negotiate gigabit.
+// is delayed by RX_DELAY DELAYG taps (about 25 ps each, in pisa_eth_ports) so that RXC samples
+// mid-bit. The MACs run 1000 Mb/s only: the link partner must negotiate gigabit.
 // LEDs: the board's one LED (DATA_LED-) carries the UART's transmit line, so nothing else shows
 // status; the UART's activity is visible on it.
 // FAMILY = "sim" makes the PLL a wire (clk_25m must then run at the core clock, which is also
@@ -71,8 +71,6 @@ module pisa_top_colorlight #(
 );
 
 localparam N = 2;
-localparam [8*5-1:0] F_ECP5 = "ecp5", F_SIM = "sim";
-localparam [8*5-1:0] MAC_FAMILY = FAMILY == F_ECP5 ? F_ECP5 : F_SIM;
 
 // ---- clocks and resets ----
 wire clk, gtx_clk, locked;
@@ -81,89 +79,30 @@ pisa_pll #(.FAMILY(FAMILY), .CLKI_DIV(1), .CLKFB_DIV(5), .CLKOP_DIV(5), .CLKOS_D
 	.clk_in(clk_25m), .clk_out0(clk), .clk_out1(gtx_clk), .locked(locked)
 );
 wire rst_any = !locked;
-wire rst, gtx_rst;
+wire rst;
 pisa_rst_sync u_rst (.clk(clk), .rst_in(rst_any), .rst_out(rst));
-pisa_rst_sync u_gtx_rst (.clk(gtx_clk), .rst_in(rst_any), .rst_out(gtx_rst));
 assign phy_rst_n = 1'b1;
 assign phy_mdc = 1'b0;
 
-// ---- receive pin delays ----
-wire [7:0] rxd_d;
-wire [1:0] rx_ctl_d;
-genvar i;
-generate
-	if (FAMILY == F_ECP5 && RX_DELAY > 0) begin : g_delay
-		for (i = 0; i < 10; i = i + 1) begin : g_pin
-			wire pin_in = i < 8 ? rgmii_rxd[i] : rgmii_rx_ctl[i - 8];
-			wire pin_out;
-			DELAYG #(.DEL_MODE("USER_DEFINED"), .DEL_VALUE(RX_DELAY)) u_delay (
-				.A(pin_in), .Z(pin_out)
-			);
-			if (i < 8) begin : g_d
-				assign rxd_d[i] = pin_out;
-			end else begin : g_c
-				assign rx_ctl_d[i - 8] = pin_out;
-			end
-		end
-	end else begin : g_nodelay
-		assign rxd_d = rgmii_rxd;
-		assign rx_ctl_d = rgmii_rx_ctl;
-	end
-endgenerate
-
 // ---- the ports ----
-wire [8*N-1:0] rx_data;
-wire [N-1:0] rx_last, rx_valid, rx_ready;
-wire [7:0] tx_data;
-wire [N-1:0] tx_last, tx_valid, tx_ready;
-
-generate
-	for (i = 0; i < N; i = i + 1) begin : g_port
-		wire rx_rst;
-		wire [31:0] c_rf, c_rb, c_fcs, c_runt, c_giant, c_rdrop, c_tf, c_tb, c_tdrop;
-		pisa_rst_sync u_rst (.clk(rgmii_rx_clk[i]), .rst_in(rst_any), .rst_out(rx_rst));
-		pisa_mac_rgmii #(.FAMILY(MAC_FAMILY), .MAX_FRAME(MAX_FRAME),
-			.RX_DEPTH(RX_DEPTH), .TX_DEPTH(TX_DEPTH), .CNT_W(32)) u_mac (
-			.clk(clk), .rst(rst),
-			.rx_data(rx_data[8 * i +: 8]), .rx_last(rx_last[i]), .rx_valid(rx_valid[i]),
-			.rx_ready(rx_ready[i]),
-			.tx_data(tx_data), .tx_last(tx_last[i]), .tx_valid(tx_valid[i]),
-			.tx_ready(tx_ready[i]),
-			.rgmii_rx_clk(rgmii_rx_clk[i]), .rgmii_rx_rst(rx_rst),
-			.rgmii_rxd(rxd_d[4 * i +: 4]), .rgmii_rx_ctl(rx_ctl_d[i]),
-			.gtx_clk(gtx_clk), .gtx_rst(gtx_rst),
-			.rgmii_tx_clk(rgmii_tx_clk[i]), .rgmii_txd(rgmii_txd[4 * i +: 4]),
-			.rgmii_tx_ctl(rgmii_tx_ctl[i]),
-			// nothing reads the MAC counters yet (no protocol message for them)
-			.rx_frames(c_rf), .rx_bytes(c_rb), .rx_fcs_errors(c_fcs), .rx_runts(c_runt),
-			.rx_giants(c_giant), .rx_drops(c_rdrop), .tx_frames(c_tf), .tx_bytes(c_tb),
-			.tx_drops(c_tdrop)
-		);
-		wire _unused = &{1'b0, c_rf, c_rb, c_fcs, c_runt, c_giant, c_rdrop, c_tf, c_tb,
-			c_tdrop, 1'b0};
-	end
-endgenerate
-
 wire [8:0] in_port;
 wire [7:0] in_data;
 wire in_last, in_valid, in_ready;
-pisa_port_mux #(.N(N)) u_mux (
-	.clk(clk), .rst(rst),
-	.s_data(rx_data), .s_last(rx_last), .s_valid(rx_valid), .s_ready(rx_ready),
-	.m_port(in_port), .m_data(in_data), .m_last(in_last), .m_valid(in_valid),
-	.m_ready(in_ready)
-);
-
 wire [15:0] out_port;
 wire [7:0] out_data;
 wire out_last, out_valid, out_ready;
-wire [15:0] out_drops;
-pisa_port_demux #(.N(N), .CNT_W(16)) u_demux (
-	.clk(clk), .rst(rst),
-	.s_port(out_port), .s_data(out_data), .s_last(out_last), .s_valid(out_valid),
-	.s_ready(out_ready),
-	.m_data(tx_data), .m_last(tx_last), .m_valid(tx_valid), .m_ready(tx_ready),
-	.drops(out_drops)
+wire [N-1:0] rx_act, tx_act, tx_pend;
+pisa_eth_ports #(.PHY("rgmii"), .FAMILY(FAMILY), .N(N), .MAX_FRAME(MAX_FRAME),
+	.RX_DEPTH(RX_DEPTH), .TX_DEPTH(TX_DEPTH), .RX_DELAY(RX_DELAY)) u_ports (
+	.clk(clk), .rst(rst), .rst_in(rst_any),
+	.phy_rx_clk(rgmii_rx_clk), .phy_rxd(rgmii_rxd), .phy_rx_ctl(rgmii_rx_ctl),
+	.gtx_clk(gtx_clk), .phy_tx_clk(rgmii_tx_clk), .phy_txd(rgmii_txd),
+	.phy_tx_ctl(rgmii_tx_ctl),
+	.m_pkt_port(in_port), .m_pkt_data(in_data), .m_pkt_last(in_last), .m_pkt_valid(in_valid),
+	.m_pkt_ready(in_ready),
+	.s_pkt_port(out_port), .s_pkt_data(out_data), .s_pkt_last(out_last),
+	.s_pkt_valid(out_valid), .s_pkt_ready(out_ready),
+	.rx_act(rx_act), .tx_act(tx_act), .tx_pend(tx_pend)
 );
 
 // ---- the switch ----
@@ -196,7 +135,7 @@ pisa_switch #(
 	.loaded(loaded), .session(session), .cnt_rx(cnt_rx), .cnt_tx(cnt_tx), .cnt_drop(cnt_drop)
 );
 wire _unused = &{1'b0, spi_miso, spi_miso_oe, ctl_s_ready, ctl_m_data, ctl_m_last, ctl_m_valid,
-	cnt_rx, cnt_tx, cnt_drop, out_drops, loaded, session, 1'b0};
+	cnt_rx, cnt_tx, cnt_drop, loaded, session, rx_act, tx_act, tx_pend, 1'b0};
 
 endmodule
 

@@ -42,63 +42,31 @@ wire rst_any = !locked;
 wire rst;
 pisa_rst_sync u_rst (.clk(clk), .rst_in(rst_any), .rst_out(rst));
 
-wire [8*N-1:0] rx_data;
-wire [N-1:0] rx_last, rx_valid, rx_ready;
-wire [7:0] tx_data;
-wire [N-1:0] tx_last, tx_valid, tx_ready;
-
-genvar i;
-generate
-	for (i = 0; i < N; i = i + 1) begin : g_port
-		wire rmii_rst;  // one per MAC, so that each sits next to its logic
-		wire [15:0] c_rf, c_rb, c_fcs, c_runt, c_giant, c_rdrop, c_tf, c_tb, c_tdrop;
-		pisa_rst_sync u_rst (.clk(rmii_ref_clk), .rst_in(rst_any), .rst_out(rmii_rst));
-		pisa_mac_rmii #(.MAX_FRAME(MAX_FRAME), .RX_DEPTH(RX_DEPTH), .TX_DEPTH(TX_DEPTH),
-			.CNT_W(16)) u_mac (
-			.clk(clk), .rst(rst),
-			.rx_data(rx_data[8 * i +: 8]), .rx_last(rx_last[i]), .rx_valid(rx_valid[i]),
-			.rx_ready(rx_ready[i]),
-			.tx_data(tx_data), .tx_last(tx_last[i]), .tx_valid(tx_valid[i]),
-			.tx_ready(tx_ready[i]),
-			.rmii_clk(rmii_ref_clk), .rmii_rst(rmii_rst), .mode_10m(1'b0),
-			.rmii_rxd(rmii_rxd[2 * i +: 2]), .rmii_crs_dv(rmii_crs_dv[i]),
-			.rmii_txd(rmii_txd[2 * i +: 2]), .rmii_tx_en(rmii_tx_en[i]),
-			.rx_frames(c_rf), .rx_bytes(c_rb), .rx_fcs_errors(c_fcs), .rx_runts(c_runt),
-			.rx_giants(c_giant), .rx_drops(c_rdrop), .tx_frames(c_tf), .tx_bytes(c_tb),
-			.tx_drops(c_tdrop)
-		);
-		wire _unused = &{1'b0, c_rf, c_rb, c_fcs, c_runt, c_giant, c_rdrop, c_tf, c_tb,
-			c_tdrop, 1'b0};
-	end
-endgenerate
-
 // port p's frames leave on port p ^ 1
 wire [8:0] in_port;
 wire [7:0] in_data;
 wire in_last, in_valid, in_ready;
-pisa_port_mux #(.N(N)) u_mux (
-	.clk(clk), .rst(rst),
-	.s_data(rx_data), .s_last(rx_last), .s_valid(rx_valid), .s_ready(rx_ready),
-	.m_port(in_port), .m_data(in_data), .m_last(in_last), .m_valid(in_valid),
-	.m_ready(in_ready)
-);
-wire [15:0] drops;
-// (a register stage between the two: the mux's choice and the demux's decode in one cycle would
-// be the slowest path)
 wire [8:0] sk_port;
 wire [7:0] sk_data;
 wire sk_last, sk_valid, sk_ready;
+wire [N-1:0] rmii_tx_clk_unused, rx_act, tx_act, tx_pend;
+pisa_eth_ports #(.PHY("rmii"), .N(N), .MAX_FRAME(MAX_FRAME), .RX_DEPTH(RX_DEPTH),
+	.TX_DEPTH(TX_DEPTH)) u_ports (
+	.clk(clk), .rst(rst), .rst_in(rst_any),
+	.phy_rx_clk({N{rmii_ref_clk}}), .phy_rxd(rmii_rxd), .phy_rx_ctl(rmii_crs_dv), .gtx_clk(1'b0),
+	.phy_tx_clk(rmii_tx_clk_unused), .phy_txd(rmii_txd), .phy_tx_ctl(rmii_tx_en),
+	.m_pkt_port(in_port), .m_pkt_data(in_data), .m_pkt_last(in_last), .m_pkt_valid(in_valid),
+	.m_pkt_ready(in_ready),
+	.s_pkt_port({7'd0, sk_port ^ 9'd1}), .s_pkt_data(sk_data), .s_pkt_last(sk_last),
+	.s_pkt_valid(sk_valid), .s_pkt_ready(sk_ready),
+	.rx_act(rx_act), .tx_act(tx_act), .tx_pend(tx_pend)
+);
+// (a register stage between the two: the mux's choice and the demux's decode in one cycle would
+// be the slowest path)
 pisa_skid #(.WIDTH(18)) u_skid (
 	.clk(clk), .rst(rst),
 	.s_data({in_port, in_last, in_data}), .s_valid(in_valid), .s_ready(in_ready),
 	.m_data({sk_port, sk_last, sk_data}), .m_valid(sk_valid), .m_ready(sk_ready)
-);
-pisa_port_demux #(.N(N), .CNT_W(16)) u_demux (
-	.clk(clk), .rst(rst),
-	.s_port({7'd0, sk_port ^ 9'd1}), .s_data(sk_data), .s_last(sk_last), .s_valid(sk_valid),
-	.s_ready(sk_ready),
-	.m_data(tx_data), .m_last(tx_last), .m_valid(tx_valid), .m_ready(tx_ready),
-	.drops(drops)
 );
 
 // UART echo
@@ -113,23 +81,12 @@ pisa_uart_tx #(.CLKS_PER_BIT((CLK_HZ + 1500000) / 3000000)) u_utx (
 	.busy(u_busy)
 );
 
-reg [21:0] tick_reg = 22'd0;
-reg [3:0] seen_reg = 4'd0, show_reg = 4'd0;
-wire [3:0] act = (rx_valid & rx_ready) | tx_valid;
-always @(posedge clk) begin
-	tick_reg <= tick_reg + 1'b1;
-	seen_reg <= seen_reg | act;
-	if (&tick_reg) begin
-		show_reg <= seen_reg | act;
-		seen_reg <= 4'd0;
-	end
-	if (rst) begin
-		seen_reg <= 4'd0;
-		show_reg <= 4'd0;
-	end
-end
-assign led = {locked, 3'b000, show_reg};
-wire _unused = &{1'b0, drops, clk_unused, u_e0, u_e1, u_e2, u_busy, 1'b0};
+wire [3:0] show;
+pisa_led_stretch #(.N(4), .TICK_W(22)) u_leds (
+	.clk(clk), .rst(rst), .act(rx_act | tx_pend), .show(show)
+);
+assign led = {locked, 3'b000, show};
+wire _unused = &{1'b0, clk_unused, rmii_tx_clk_unused, tx_act, u_e0, u_e1, u_e2, u_busy, 1'b0};
 
 endmodule
 

@@ -5,8 +5,8 @@
 //
 //   12 MHz -> PLL (SB_PLL40_CORE) -> clk (the core clock, CLK_HZ) -----------------------------+
 //   PMOD 1A/1B REF_CLK (50 MHz from each PHY module) -> rmii_clk[i]                           |
-//   RMII pins <-> pisa_mac_rmii (rmii_clk[i] | clk) -> pisa_port_mux -> pisa_switch (clk) <----+
-//                                                  <- pisa_port_demux <-
+//   RMII pins <-> pisa_eth_ports (pisa_mac_rmii x 2: rmii_clk[i] | clk) -> pisa_switch (clk) <-+
+//                 (pisa_port_mux, pisa_port_demux)                     <-
 //   FT2232H B (uart_rx, uart_tx) <-> pisa_switch's control link (pisa_ctl_link)
 //
 // Reset: the PLL not locked, or the button (BTN_N) pressed; each clock domain leaves reset on
@@ -86,57 +86,23 @@ wire rst;
 pisa_rst_sync u_rst (.clk(clk), .rst_in(rst_any), .rst_out(rst));
 
 // ---- the ports ----
-wire [8*N-1:0] rx_data;
-wire [N-1:0] rx_last, rx_valid, rx_ready;
-wire [7:0] tx_data;
-wire [N-1:0] tx_last, tx_valid, tx_ready;
-
-genvar i;
-generate
-	for (i = 0; i < N; i = i + 1) begin : g_port
-		wire rmii_rst;
-		wire [15:0] c_rf, c_rb, c_fcs, c_runt, c_giant, c_rdrop, c_tf, c_tb, c_tdrop;
-		pisa_rst_sync u_rst (.clk(rmii_ref_clk[i]), .rst_in(rst_any), .rst_out(rmii_rst));
-		pisa_mac_rmii #(.MAX_FRAME(MAX_FRAME), .RX_DEPTH(RX_DEPTH), .TX_DEPTH(TX_DEPTH),
-			.CNT_W(16)) u_mac (
-			.clk(clk), .rst(rst),
-			.rx_data(rx_data[8 * i +: 8]), .rx_last(rx_last[i]), .rx_valid(rx_valid[i]),
-			.rx_ready(rx_ready[i]),
-			.tx_data(tx_data), .tx_last(tx_last[i]), .tx_valid(tx_valid[i]),
-			.tx_ready(tx_ready[i]),
-			.rmii_clk(rmii_ref_clk[i]), .rmii_rst(rmii_rst), .mode_10m(1'b0),
-			.rmii_rxd(rmii_rxd[2 * i +: 2]), .rmii_crs_dv(rmii_crs_dv[i]),
-			.rmii_txd(rmii_txd[2 * i +: 2]), .rmii_tx_en(rmii_tx_en[i]),
-			// nothing reads the MAC counters yet (no protocol message for them)
-			.rx_frames(c_rf), .rx_bytes(c_rb), .rx_fcs_errors(c_fcs), .rx_runts(c_runt),
-			.rx_giants(c_giant), .rx_drops(c_rdrop), .tx_frames(c_tf), .tx_bytes(c_tb),
-			.tx_drops(c_tdrop)
-		);
-		wire _unused = &{1'b0, c_rf, c_rb, c_fcs, c_runt, c_giant, c_rdrop, c_tf, c_tb,
-			c_tdrop, 1'b0};
-	end
-endgenerate
-
 wire [8:0] in_port;
 wire [7:0] in_data;
 wire in_last, in_valid, in_ready;
-pisa_port_mux #(.N(N)) u_mux (
-	.clk(clk), .rst(rst),
-	.s_data(rx_data), .s_last(rx_last), .s_valid(rx_valid), .s_ready(rx_ready),
-	.m_port(in_port), .m_data(in_data), .m_last(in_last), .m_valid(in_valid),
-	.m_ready(in_ready)
-);
-
 wire [15:0] out_port;
 wire [7:0] out_data;
 wire out_last, out_valid, out_ready;
-wire [15:0] out_drops;
-pisa_port_demux #(.N(N), .CNT_W(16)) u_demux (
-	.clk(clk), .rst(rst),
-	.s_port(out_port), .s_data(out_data), .s_last(out_last), .s_valid(out_valid),
-	.s_ready(out_ready),
-	.m_data(tx_data), .m_last(tx_last), .m_valid(tx_valid), .m_ready(tx_ready),
-	.drops(out_drops)
+wire [N-1:0] rmii_tx_clk_unused, rx_act, tx_act, tx_pend;
+pisa_eth_ports #(.PHY("rmii"), .N(N), .MAX_FRAME(MAX_FRAME), .RX_DEPTH(RX_DEPTH),
+	.TX_DEPTH(TX_DEPTH)) u_ports (
+	.clk(clk), .rst(rst), .rst_in(rst_any),
+	.phy_rx_clk(rmii_ref_clk), .phy_rxd(rmii_rxd), .phy_rx_ctl(rmii_crs_dv), .gtx_clk(1'b0),
+	.phy_tx_clk(rmii_tx_clk_unused), .phy_txd(rmii_txd), .phy_tx_ctl(rmii_tx_en),
+	.m_pkt_port(in_port), .m_pkt_data(in_data), .m_pkt_last(in_last), .m_pkt_valid(in_valid),
+	.m_pkt_ready(in_ready),
+	.s_pkt_port(out_port), .s_pkt_data(out_data), .s_pkt_last(out_last),
+	.s_pkt_valid(out_valid), .s_pkt_ready(out_ready),
+	.rx_act(rx_act), .tx_act(tx_act), .tx_pend(tx_pend)
 );
 
 // ---- the switch ----
@@ -165,29 +131,18 @@ pisa_switch #(
 	.m_pkt_valid(out_valid), .m_pkt_ready(out_ready),
 	.loaded(loaded), .session(session), .cnt_rx(cnt_rx), .cnt_tx(cnt_tx), .cnt_drop(cnt_drop)
 );
-wire _unused = &{1'b0, spi_miso, spi_miso_oe, ctl_s_ready, ctl_m_data, ctl_m_last, ctl_m_valid, cnt_rx, cnt_tx, cnt_drop, out_drops, clk_unused,
-	1'b0};
+wire _unused = &{1'b0, spi_miso, spi_miso_oe, ctl_s_ready, ctl_m_data, ctl_m_last, ctl_m_valid,
+	cnt_rx, cnt_tx, cnt_drop, clk_unused, rmii_tx_clk_unused, tx_pend, 1'b0};
 
 // ---- LEDs: activity stretched to ~70 ms (2^21 core cycles at 30 MHz) ----
-reg [20:0] tick_reg = 21'd0;
-reg [3:0] seen_reg = 4'd0, show_reg = 4'd0;
-wire [3:0] act = {tx_valid[1] && tx_ready[1], rx_valid[1] && rx_ready[1],
-	tx_valid[0] && tx_ready[0], rx_valid[0] && rx_ready[0]};
-always @(posedge clk) begin
-	tick_reg <= tick_reg + 1'b1;
-	seen_reg <= seen_reg | act;
-	if (&tick_reg) begin
-		show_reg <= seen_reg | act;
-		seen_reg <= 4'd0;
-	end
-	if (rst) begin
-		seen_reg <= 4'd0;
-		show_reg <= 4'd0;
-	end
-end
+wire [3:0] show;
+pisa_led_stretch #(.N(4), .TICK_W(21)) u_leds (
+	.clk(clk), .rst(rst),
+	.act({tx_act[1], rx_act[1], tx_act[0], rx_act[0]}), .show(show)
+);
 assign ledg_n = !loaded;
 assign ledr_n = !session;
-assign led = {locked, show_reg[3], show_reg[2], show_reg[1], show_reg[0]};
+assign led = {locked, show};
 
 endmodule
 

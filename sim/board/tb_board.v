@@ -229,8 +229,8 @@ end
 
 // Nothing moving: no frame going in, none in the MACs' streams, the core idle, no TX pins busy.
 always @(posedge clk) begin
-	if (sending || dut.rx_valid != 0 || dut.tx_valid != 0 || dut.in_valid || dut.out_valid ||
-			!dut.u_switch.u_core.idle || tx_en != 0)
+	if (sending || dut.u_ports.rx_valid != 0 || dut.u_ports.tx_valid != 0 || dut.in_valid ||
+			dut.out_valid || !dut.u_switch.u_core.idle || tx_en != 0)
 		quiet <= 0;
 	else if (quiet < 1000000)
 		quiet <= quiet + 1;
@@ -244,9 +244,9 @@ generate
 		integer qlen [0:255];
 		integer qh = 0, qt = 0, cnt = 0;
 		always @(posedge clk)
-			if (dut.tx_valid[g] && dut.tx_ready[g]) begin
+			if (dut.u_ports.tx_valid[g] && dut.u_ports.tx_ready[g]) begin
 				cnt = cnt + 1;
-				if (dut.tx_last[g]) begin
+				if (dut.u_ports.tx_last[g]) begin
 					qlen[qt % 256] = cnt;
 					qt = qt + 1;
 					cnt = 0;

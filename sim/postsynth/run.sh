@@ -4,17 +4,18 @@
 # from `p4lower --board BOARD --core-params`), written back as a netlist of the device's
 # cells, and run in the STF harness (sim/tb/tb_pisa_harness.v) with Yosys's simulation
 # models of those cells. The example's STF test must pass on the netlist exactly as on the
-# RTL: that checks what synthesis made of the core, block RAMs included.
-#   usage: run.sh BIN_DIR BOARD EXAMPLE [OUT_DIR]
+# RTL: that checks what synthesis made of the core, block RAMs included. The test is the
+# router's board test (sim/board/ipv4_router-2port.stf, tables of -DTABLE_SIZE_DIVISOR=64),
+# compiled for the board.
+#   usage: run.sh BIN_DIR BOARD [OUT_DIR]
 # Prints one PASS/FAIL line. Tools: yosys (synth_ecp5 or synth_ice40), iverilog.
 set -u
 bin=$(cd "$1" && pwd)
 board=$2
-example=$3
 top=$(cd "$(dirname "$0")/../.." && pwd)
-out=${4:-$top/build/postsynth/$board}
+out=${3:-$top/build/postsynth/$board}
 mkdir -p "$out"
-name="postsynth/$board/$example"
+name="postsynth/$board/ipv4_router"
 fail() { echo "FAIL $name: $*"; exit 1; }
 
 case $board in
@@ -30,20 +31,26 @@ chparam=$(printf '%s\n' "$params" | sed 's/^\([A-Z_0-9]*\)=\(.*\)$/-set \1 \2/' 
 rtl="$top/hw/rtl"
 netlist="$out/pisa_core_netlist.v"
 srcs="$rtl/pisa_core.v $rtl/pisa_ram.v $rtl/pisa_alu_seq.v"
-# the netlist is rebuilt only when the core changed
-if [ ! -f "$netlist" ] || [ -n "$(find $srcs -newer "$netlist")" ]; then
+# the netlist is rebuilt only when the core or the board's parameters changed
+if [ ! -f "$netlist" ] || [ -n "$(find $srcs -newer "$netlist")" ] ||
+	[ "$params" != "$(cat "$out/params" 2>/dev/null)" ]; then
+	echo "# postsynth: $synth on pisa_core for $board (several minutes)" >&2
 	yosys -q -l "$out/yosys.log" -p "read_verilog $srcs; chparam $chparam pisa_core;
 		$synth -top pisa_core; write_verilog -noattr $netlist" >/dev/null 2>&1 ||
 		{ rm -f "$netlist"; fail "yosys failed (see $out/yosys.log)"; }
+	printf '%s\n' "$params" >"$out/params"
 fi
-iverilog -g2005 -I"$top/sim/tb" -o "$out/harness.vvp" "$top/sim/tb/tb_pisa_harness.v" \
+echo "# postsynth: the router's test on the netlist (gate-level: slow)" >&2
+iverilog -g2005 -I"$top/sim/tb" -I"$(dirname "$datdir/$cells")" -o "$out/harness.vvp" "$top/sim/tb/tb_pisa_harness.v" \
 	"$netlist" "$datdir/$cells" 2>"$out/iverilog.log" ||
 	fail "iverilog failed on the netlist: $(head -n 3 "$out/iverilog.log" | tr '\n' ' ')"
-PISA_RTL_HARNESS="$out/harness.vvp" "$bin/pisa-stf" --target rtl --board "$board" \
-	"$top/examples/$example/$example.p4" "$top/examples/$example/$example.stf" \
-	>"$out/stf.out" 2>&1
+"$bin/p4lower" --board "$board" -DTABLE_SIZE_DIVISOR=64 "$top/examples/ipv4_router/ipv4_router.p4" \
+	-o "$out/router.pisa" >"$out/p4lower.log" 2>&1 || fail "p4lower: $(head -n 1 "$out/p4lower.log")"
+start=$(date +%s)
+PISA_RTL_TIMEOUT=3600 PISA_RTL_HARNESS="$out/harness.vvp" "$bin/pisa-stf" --target rtl --image "$out/router.pisa" \
+	"$top/sim/board/ipv4_router-2port.stf" >"$out/stf.out" 2>&1
 if grep -q '^PASS ' "$out/stf.out"; then
-	echo "PASS $name (the netlist of $synth)"
+	echo "PASS $name (the netlist of $synth, $(($(date +%s) - start)) s)"
 else
 	fail "$(grep -m1 -v '^#' "$out/stf.out")"
 fi
