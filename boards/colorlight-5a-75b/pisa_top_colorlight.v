@@ -29,9 +29,14 @@ module pisa_top_colorlight #(
 	// UART bit rate (pisad's PISAD_UART_BAUD) and the clocks a bit that follow from it.
 	parameter UART_BAUD = 3000000,
 	parameter CLKS_PER_BIT = (CLK_HZ + UART_BAUD / 2) / UART_BAUD,
-	// Control link: largest frame payload and frames in flight.
-	parameter MAX_PAYLOAD = 1024,
-	parameter WINDOW = 16,
+	// Control link: largest frame payload and frames in flight, and its area options
+	// (pisa_ctl_link: bit-serial CRCs, 16 bytes of the program's name in HELLO_REPLY, 8-bit
+	// frame counters): about 600 LUT4 less than its defaults, which this device needs.
+	parameter MAX_PAYLOAD = 512,
+	parameter WINDOW = 8,
+	parameter CRC_SERIAL = 1,
+	parameter PROGRAM_BYTES = 16,
+	parameter CNT_W = 8,
 	// Longest Ethernet frame (FCS included) and the MACs' buffers (one DP16KD each).
 	parameter MAX_FRAME = 1518,
 	parameter RX_DEPTH = 2048,
@@ -114,7 +119,8 @@ wire [7:0] ctl_m_data;
 wire [31:0] cnt_rx, cnt_tx, cnt_drop;
 pisa_switch #(
 	.CLK_HZ(CLK_HZ), .PHY("uart"), .CLKS_PER_BIT(CLKS_PER_BIT), .MAX_PAYLOAD(MAX_PAYLOAD),
-	.WINDOW(WINDOW), .PORTS(N), .CPU_PORT(16'd255), .STAGES(16'd8),
+	.WINDOW(WINDOW), .CRC_SERIAL(CRC_SERIAL), .PROGRAM_BYTES(PROGRAM_BYTES), .CNT_W(CNT_W),
+	.PORTS(N), .CPU_PORT(16'd255), .STAGES(16'd8),
 	.BOARD("colorlight-5a-7"),
 	.CFG_WORDS(CFG_WORDS), .BANKS(BANKS), .ROW_BYTES(ROW_BYTES), .CNT_CELLS(CNT_CELLS),
 	.REG_CELLS(REG_CELLS), .MTR_CELLS(MTR_CELLS), .KEY_BITS(KEY_BITS), .PHV_MAX(PHV_MAX),

@@ -34,6 +34,11 @@ module pisa_top_hx8k #(
 	// Control link: largest frame payload and frames in flight (block RAM: keep them small).
 	parameter MAX_PAYLOAD = 256,
 	parameter WINDOW = 4,
+	// its area options (pisa_ctl_link): bit-serial CRCs, 16 bytes of the program's name in
+	// HELLO_REPLY, 8-bit frame counters
+	parameter CRC_SERIAL = 1,
+	parameter PROGRAM_BYTES = 16,
+	parameter CNT_W = 8,
 	// Longest Ethernet frame (FCS included) and the MACs' buffers: 512 bytes each way per port
 	// (1 SB_RAM40_4K each: 8 of the 32 for four ports), so frames up to 510 bytes (an IP MTU
 	// of 492).
@@ -110,7 +115,8 @@ wire [7:0] ctl_m_data;
 wire [31:0] cnt_rx, cnt_tx, cnt_drop;
 pisa_switch #(
 	.CLK_HZ(CLK_HZ), .PHY("uart"), .CLKS_PER_BIT(CLKS_PER_BIT), .MAX_PAYLOAD(MAX_PAYLOAD),
-	.WINDOW(WINDOW), .PORTS(N), .CPU_PORT(16'd255), .STAGES(16'd4), .BOARD("hx8k-breakout"),
+	.WINDOW(WINDOW), .CRC_SERIAL(CRC_SERIAL), .PROGRAM_BYTES(PROGRAM_BYTES), .CNT_W(CNT_W),
+	.PORTS(N), .CPU_PORT(16'd255), .STAGES(16'd4), .BOARD("hx8k-breakout"),
 	.CFG_WORDS(CFG_WORDS), .BANKS(BANKS), .ROW_BYTES(ROW_BYTES), .CNT_CELLS(CNT_CELLS),
 	.REG_CELLS(REG_CELLS), .MTR_CELLS(MTR_CELLS), .KEY_BITS(KEY_BITS), .PHV_MAX(PHV_MAX),
 	.PKT_MAX(PKT_MAX), .ROW_STAGE(ROW_STAGE), .STACKS(STACKS), .MC_GROUPS(MC_GROUPS),

@@ -16,7 +16,7 @@
 // on m_pkt_*.
 // now_us counts microseconds from CLK_HZ. PHY "byte" takes the control link's bytes from
 // s_ctl_* / m_ctl_* instead of pins (Ethernet management frames through pisa_ctl_eth; see
-// pisa_ctl_link); PROGRAM_BYTES and CRC_SERIAL are pisa_ctl_link's area options.
+// pisa_ctl_link); PROGRAM_BYTES, CRC_SERIAL and CNT_W are pisa_ctl_link's area options.
 `default_nettype none
 
 module pisa_switch #(
@@ -32,6 +32,7 @@ module pisa_switch #(
 	parameter [31:0] MAX_IMAGE = 32'd1048576,
 	parameter PROGRAM_BYTES = 64,
 	parameter CRC_SERIAL = 0,
+	parameter CNT_W = 16,
 	// pisa_core's sizes (hw/rtl/pisa_core.v says what each is; a board's are those of its
 	// profile, `p4lower --board NAME --core-params`); the defaults are the sim profile's
 	parameter CFG_WORDS = 65536,
@@ -145,7 +146,7 @@ pisa_ctl_link #(
 	.PORTS(PORTS), .CPU_PORT(CPU_PORT), .STAGES(STAGES), .PHV_BYTES(PHV16),
 	.MCAST_GROUPS(MC_GROUPS16), .MCAST_NODES(MC_NODES16), .CLONE_SESSIONS(CL_SESS16),
 	.MAX_IMAGE(MAX_IMAGE), .BOARD(BOARD), .PROGRAM_BYTES(PROGRAM_BYTES),
-	.CRC_SERIAL(CRC_SERIAL)
+	.CRC_SERIAL(CRC_SERIAL), .CNT_W(CNT_W)
 ) u_link (
 	.clk(clk), .rst(rst),
 	.uart_rxd(uart_rxd), .uart_txd(uart_txd),
