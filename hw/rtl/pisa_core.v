@@ -265,6 +265,12 @@ endfunction
 function [DM_AW-1:0] dma(input [31:0] a);	// 32 bits as a dm address
 	dma = a[DM_AW-1:0];
 endfunction
+function [DM_AW:0] dm_len(input [31:0] n);	// a length within dm
+	dm_len = n[DM_AW:0];
+endfunction
+function [31:0] dm32(input [DM_AW-1:0] a);	// a dm address as 32 bits
+	dm32 = {{(32 - DM_AW){1'b0}}, a};
+endfunction
 
 // ---- states (numbered in the order they appear below) ----
 localparam [7:0]
@@ -360,7 +366,7 @@ task fr_read;
 		case (fr_src)
 		SRC_PHV: dm_ra <= dma(A_PHV + fr_byte);
 		SRC_ORIG: dm_ra <= dma(A_ORIG + fr_byte);
-		SRC_ADATA: dm_ra <= dma(A_ROW + x_adbase + fr_byte);
+		SRC_ADATA: dm_ra <= dma(A_ROW + dm32(x_adbase) + fr_byte);
 		default: pkt_ra <= fr_byte[PKT_AW-1:0];
 		endcase
 		case (fr_src)
@@ -578,16 +584,17 @@ reg [3:0] hbit;
 reg [31:0] hcrc;
 reg [31:0] trow;
 reg [31:0] way_base;		// the first row of way way
-reg [31:0] rb;			// byte offset of the row being looked at (row memory)
+// Row offsets only ever address dm (dma() keeps DM_AW bits), so they are DM_AW bits wide.
+reg [DM_AW-1:0] rb;		// byte offset of the row being looked at (row memory)
 reg hit;
-reg [31:0] rbase;		// byte offset of the row that ran
+reg [DM_AW-1:0] rbase;		// byte offset of the row that ran
 reg [15:0] aid;
 reg [7:0] ai;
 reg [63:0] ta_w;		// the table action that matched
 reg afound, rvalid;
-reg [31:0] rg;			// TCAM: the next range field's offset in the row
+reg [DM_AW-1:0] rg;		// TCAM: the next range field's offset in the row
 reg [3:0] rn;			// its bytes (at most 8 read)
-reg [31:0] rn_full;
+reg [4:0] rn_full;		// its bytes in the row (at most 16)
 
 wire [15:0] t_kb = tw0[15:0];	// key bytes
 wire [31:0] t_rows = tw1[63:32];
@@ -606,7 +613,7 @@ reg [15:0] x_aval;		// a's value (a header id, COPYHDR), if it fits 16 bits
 reg x_aval_ok;
 reg [7:0] x_bval;		// b's value's low byte (CLONE's field list)
 reg x_adata;			// action data present (a table row ran)
-reg [31:0] x_adbase;
+reg [DM_AW-1:0] x_adbase;
 reg [15:0] x_db;
 reg [15:0] ex_hdr, ex_len;
 reg [63:0] x_t;			// a temporary of the multi-step instructions
@@ -670,7 +677,8 @@ reg [31:0] c_beat;		// the beat being staged
 reg [1:0] c_bi;
 reg [7:0] c_err;
 reg c_pend;
-reg [31:0] clr_i, clr_n, clr_base;
+reg [DM_AW:0] clr_i, clr_n;	// at most a region of dm
+reg [DM_AW-1:0] clr_base;
 reg [2:0] clr_r;		// which range S_LOAD_CLR empties
 reg [15:0] dt;			// default rows: table, byte
 reg [31:0] dk;
@@ -1274,7 +1282,7 @@ always @(posedge clk) begin
 		end else begin
 			way <= 3'd0;
 			trow <= 32'd0;
-			rb <= t_base;
+			rb <= dma(t_base);
 			st <= tw0[62:61] == MEM_HASH ? S_T_HWAY : S_T_TROW;
 		end
 	end
@@ -1355,7 +1363,7 @@ always @(posedge clk) begin
 			mul_start(trow, t_rowb, S_T_HROW);
 	end
 	S_T_HROW: begin
-		rb <= t_base + mul_p;
+		rb <= dma(t_base + mul_p);
 		t_issue <= 16'd0;
 		t_pend <= 1'b0;
 		st <= S_T_HCMP;
@@ -1371,7 +1379,7 @@ always @(posedge clk) begin
 			hit <= 1'b1;
 			st <= S_T_ACT;
 		end else if (t_issue <= t_kb) begin
-			dm_ra <= dma(A_ROW + rb + (t_issue == 16'd0 ? 32'd0 : {16'd0, t_issue} + 32'd2));
+			dm_ra <= dma(A_ROW + dm32(rb) + (t_issue == 16'd0 ? 32'd0 : {16'd0, t_issue} + 32'd2));
 			cmp_idx <= t_issue;
 			t_issue <= t_issue + 16'd1;
 			t_pend <= 1'b1;
@@ -1398,11 +1406,11 @@ always @(posedge clk) begin
 			if (t_pend && cmp_idx == {t_kb[14:0], 1'b0}) begin
 				t_pend <= 1'b0;
 				ki <= 8'd0;
-				rg <= 32'd3 + {15'd0, t_kb, 1'b0};
+				rg <= dma(32'd3 + {15'd0, t_kb, 1'b0});
 				rphase <= 1'b0;
 				st <= S_T_TRANGE;
 			end else if (t_issue <= {t_kb[14:0], 1'b0}) begin
-				dm_ra <= dma(A_ROW + rb + (t_issue == 16'd0 ? 32'd0 : t_issue[0] ?
+				dm_ra <= dma(A_ROW + dm32(rb) + (t_issue == 16'd0 ? 32'd0 : t_issue[0] ?
 					32'd3 + {17'd0, t_issue[15:1]} :
 					32'd2 + {16'd0, t_kb} + {17'd0, t_issue[15:1]}));
 				cmp_idx <= t_issue;
@@ -1421,7 +1429,7 @@ always @(posedge clk) begin
 	end
 	S_T_TRANGE_W: begin
 		if (cf0[63:56] == M_RANGE) begin
-			rn_full <= ({25'd0, cf0[22:16]} + 32'd7) >> 3;
+			rn_full <= {1'b0, cf0[22:19]} + {4'd0, |cf0[18:16]};	// bits / 8, rounded up
 			field_read(SRC_PHV, {16'd0, cf0[15:0]}, cf0[22:16], S_T_TRANGE_V);
 		end else begin
 			ki <= ki + 8'd1;
@@ -1430,14 +1438,14 @@ always @(posedge clk) begin
 	end
 	S_T_TRANGE_V: begin
 		// lo, then hi: big-endian, at most 8 bytes each
-		rn <= rn_full > 32'd8 ? 4'd8 : rn_full[3:0];
-		dm_read(A_ROW + rb + rg, rn_full > 32'd8 ? 4'd8 : rn_full[3:0], S_T_TRANGE_LH);
+		rn <= rn_full > 5'd8 ? 4'd8 : rn_full[3:0];
+		dm_read(A_ROW + dm32(rb) + dm32(rg), rn_full > 5'd8 ? 4'd8 : rn_full[3:0], S_T_TRANGE_LH);
 	end
 	S_T_TRANGE_LH: begin
 		if (!rphase) begin
 			x_t <= dacc;			// lo; hi stays in dacc
 			rphase <= 1'b1;
-			dm_read(A_ROW + rb + rg + rn_full, rn, S_T_TRANGE_LH);
+			dm_read(A_ROW + dm32(rb) + dm32(rg) + {27'd0, rn_full}, rn, S_T_TRANGE_LH);
 		end else begin
 			rphase <= 1'b0;
 			alu_call(OP_LTU, fv, x_t, S_T_TRANGE_HI);
@@ -1453,14 +1461,14 @@ always @(posedge clk) begin
 		if (alu_res[0]) begin
 			st <= S_T_TNEXT;		// above hi
 		end else begin
-			rg <= rg + {rn_full[30:0], 1'b0};
+			rg <= dma(dm32(rg) + {26'd0, rn_full, 1'b0});
 			ki <= ki + 8'd1;
 			st <= S_T_TRANGE;
 		end
 	end
 	S_T_TNEXT: begin
 		trow <= trow + 32'd1;
-		rb <= rb + {16'd0, t_rowb};
+		rb <= dma(dm32(rb) + {16'd0, t_rowb});
 		st <= S_T_TROW;
 	end
 	S_T_ACT: begin
@@ -1470,7 +1478,7 @@ always @(posedge clk) begin
 		mul_start(hit ? trow : t_rows, t_rowb, S_T_ACT_RD);
 	end
 	S_T_ACT_RD: begin
-		rbase <= t_base + mul_p;
+		rbase <= dma(t_base + mul_p);
 		x_exit <= 1'b0;
 		dm_read(A_ROW + t_base + mul_p, 4'd3, S_T_ACT_CNT);
 	end
@@ -1504,7 +1512,7 @@ always @(posedge clk) begin
 	end
 	S_T_EXEC: begin
 		x_adata <= 1'b1;
-		x_adbase <= rbase + 32'd3 + {16'd0, tw2[47:32]};
+		x_adbase <= dma(dm32(rbase) + 32'd3 + {16'd0, tw2[47:32]});
 		x_db <= tw2[31:16];
 		if (aid < g_nactions)
 			exec_start(cf0[63:48], cf0[47:32], 1'b0, S_T_AFTER);
@@ -2728,35 +2736,35 @@ always @(posedge clk) begin
 	end
 	S_LOAD_RANGE: begin
 		// what the image uses of each memory, emptied one byte a clock
-		clr_i <= 32'd0;
+		clr_i <= {(DM_AW + 1){1'b0}};
 		clr_r <= clr_r + 3'd1;
 		st <= S_LOAD_CLR;
 		case (clr_r)
 		3'd0: begin
-			clr_base <= A_ROW;
-			clr_n <= g_row_used < ROW_BYTES ? g_row_used : ROW_BYTES;
+			clr_base <= dma(A_ROW);
+			clr_n <= dm_len(g_row_used < ROW_BYTES ? g_row_used : ROW_BYTES);
 		end
 		3'd1: begin
-			clr_base <= A_CNT;
-			clr_n <= (g_cnt_used < CNT_CELLS ? g_cnt_used : CNT_CELLS) << 4;
+			clr_base <= dma(A_CNT);
+			clr_n <= dm_len((g_cnt_used < CNT_CELLS ? g_cnt_used : CNT_CELLS) << 4);
 		end
 		3'd2: begin
-			clr_base <= A_REG;
-			clr_n <= (g_reg_used < REG_CELLS ? g_reg_used : REG_CELLS) << 3;
+			clr_base <= dma(A_REG);
+			clr_n <= dm_len((g_reg_used < REG_CELLS ? g_reg_used : REG_CELLS) << 3);
 		end
 		3'd3: begin
-			clr_base <= A_MCN;
-			clr_n <= 2 * MC_GROUPS;
+			clr_base <= dma(A_MCN);
+			clr_n <= dm_len(2 * MC_GROUPS);
 		end
 		3'd4: begin
 			// clone sessions: only each one's enabled byte
-			clr_base <= A_CLS;
-			clr_n <= CL_SESS;
+			clr_base <= dma(A_CLS);
+			clr_n <= dm_len(CL_SESS);
 		end
 		3'd5: begin
 			// meters: only each cell's configured flag
-			clr_base <= A_MTR + MTR_ON;
-			clr_n <= MTR_CELLS;
+			clr_base <= dma(A_MTR + MTR_ON);
+			clr_n <= dm_len(MTR_CELLS);
 		end
 		default: begin
 			dt <= 16'd0;
@@ -2767,11 +2775,11 @@ always @(posedge clk) begin
 	S_LOAD_CLR: begin
 		if (clr_i < clr_n) begin
 			dm_we <= 1'b1;
-			dm_wa <= dma(clr_base);
+			dm_wa <= clr_base;
 			dm_wd <= 8'h00;
 			// (clr_r is already the next range's: 5 sessions, 6 meters)
-			clr_base <= clr_base + (clr_r == 3'd6 ? 32'd40 : clr_r == 3'd5 ? 32'd8 : 32'd1);
-			clr_i <= clr_i + 32'd1;
+			clr_base <= dma(dm32(clr_base) + (clr_r == 3'd6 ? 32'd40 : clr_r == 3'd5 ? 32'd8 : 32'd1));
+			clr_i <= clr_i + {{DM_AW{1'b0}}, 1'b1};
 		end else begin
 			st <= S_LOAD_RANGE;
 		end

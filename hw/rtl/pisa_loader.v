@@ -11,9 +11,9 @@
 // FAILED RANGE) and the image at most MAX_IMAGE bytes (else FULL).
 // IMAGE_COMMIT checks, in the order the protocol gives: length (RANGE), CRC (CRC), then what
 // pisa_image_read() would refuse that this parser can see: magic and a HWCONF section whose
-// status is 0 and that holds at least the 10 header words (FORMAT, or the status HWCONF
-// carries: the writer's reason why the core cannot run the image), and the board name
-// (RANGE). Only then cfg_commit: the core switches banks and starts the image empty.
+// status is 0, that holds at least the 10 header words and lies inside the image (FORMAT, or
+// the status HWCONF carries: the writer's reason why the core cannot run the image), and the
+// board name (RANGE). Only then cfg_commit: the core switches banks and starts the image empty.
 // RESET: core_reset (empties rows, counters and registers; default rows as the image has
 // them). PACKET_OUT: u16 port, then the packet, to m_pko_*; answered once the packet has run
 // (the core is idle again: it serves one packet at a time and passes through idle between
@@ -88,14 +88,23 @@ reg [7:0] rtype, err;
 reg [15:0] ri;			// byte of the request's payload
 reg [31:0] roff;		// IMAGE_CHUNK offset / IMAGE_COMMIT length, then crc
 
-// the image being staged
-reg [31:0] staged, crc;
+// The image being staged. Positions in it are below MAX_IMAGE, so PW bits hold them with one
+// to spare; offsets and lengths the image gives are saturated to PW bits as they are read,
+// which keeps every compare below as it would be in 32 bits.
+localparam integer PW = MAX_IMAGE >= 32'h40000 ? $clog2(MAX_IMAGE + 1) + 1 : 20;	// 20: nsec fits
+generate
+	if (MAX_IMAGE > 32'h40000000)
+		pisa_loader_MAX_IMAGE_must_be_at_most_1_GiB bad_max_image();
+endgenerate
+localparam [PW-1:0] P_MAX = {PW{1'b1}};
+reg [PW-1:0] staged;
+reg [31:0] crc;
 reg [31:0] magic;
 reg [15:0] nsec;
 reg [15:0] ent_type;
 reg [31:0] ent_off;
 reg [23:0] ent_len;		// the low bytes; the last comes with the entry's final byte	// the section table entry being read
-reg [31:0] hw_off, hw_len, bd_off, bd_len;
+reg [PW-1:0] hw_off, hw_len, bd_off, bd_len;
 reg hw_seen, hw_bad;
 reg [7:0] hw_status;
 reg [63:0] word;
@@ -111,6 +120,8 @@ reg [PN_W-1:0] prog, info_prog;
 reg [6:0] pg_n;			// bytes shifted into prog
 reg pg_fill;			// the name is over: NULs fill the rest
 reg [31:0] ccrc;
+wire [PW-1:0] bd_s = {{(PW - 16){1'b0}}, bd_slen}, pg_s = {{(PW - 16){1'b0}}, pg_slen};
+wire [31:0] staged32 = {{(32 - PW){1'b0}}, staged};
 
 wire take = s_req_valid && s_req_ready;
 wire _unused_len = &{1'b0, s_req_len, 1'b0};	// the stream's last flag ends a request
@@ -119,9 +130,14 @@ assign m_pko_valid = st == L_PKO && s_req_valid;
 assign m_pko_data = s_req_data;
 assign m_pko_last = s_req_last;
 
+// A 32-bit offset or length from the image as PW bits, saturated.
+function [PW-1:0] sat(input [31:0] x);
+	sat = x > {{(32 - PW){1'b0}}, P_MAX} ? P_MAX : x[PW-1:0];
+endfunction
+
 // Byte p of the image completes a HWCONF word (8 bytes after the 4-byte status).
-function word_done(input [31:0] p);
-	reg [31:0] q;
+function word_done(input [PW-1:0] p);
+	reg [PW-1:0] q;
 	begin
 		q = p - hw_off;
 		word_done = hw_seen && p >= hw_off && q < hw_len && q >= 4 && q[2:0] == 3'd3;
@@ -129,34 +145,34 @@ function word_done(input [31:0] p);
 endfunction
 
 // One image byte at file position p.
-task image_byte(input [31:0] p, input [7:0] d);
-	reg [31:0] q;
+task image_byte(input [PW-1:0] p, input [7:0] d);
+	reg [PW-1:0] q;
 	begin
 		crc <= crc_byte(crc, d);
-		staged <= p + 1;
+		staged <= p + 1'b1;
+		q = p - 20;			// the section table: 16-byte entries from byte 20
 		if (p < 4)
 			magic[8 * p[1:0] +: 8] <= d;
 		else if (p == 12)
 			nsec[7:0] <= d;
 		else if (p == 13)
 			nsec[15:8] <= d;
-		else if (p >= 20 && p < 20 + 16 * {16'd0, nsec}) begin
-			q = (p - 20) & 32'd15;
-			if (q < 2)
+		else if (p >= 20 && q[PW-1:4] < {{(PW - 20){1'b0}}, nsec}) begin
+			if (q[3:0] < 2)
 				ent_type[8 * q[0] +: 8] <= d;
-			else if (q >= 4 && q < 8)
-				ent_off[8 * (q - 4) +: 8] <= d;
-			else if (q >= 8 && q < 12)
-				ent_len[8 * (q - 8) +: 8] <= d;
-			if (q == 11) begin
+			else if (q[3:0] >= 4 && q[3:0] < 8)
+				ent_off[8 * q[1:0] +: 8] <= d;
+			else if (q[3:0] >= 8 && q[3:0] < 12)
+				ent_len[8 * q[1:0] +: 8] <= d;
+			if (q[3:0] == 11) begin
 				// the entry is complete with this byte
 				if (ent_type == SEC_HWCONF) begin
-					hw_off <= ent_off;
-					hw_len <= {d, ent_len[23:0]};
+					hw_off <= sat(ent_off);
+					hw_len <= sat({d, ent_len[23:0]});
 					hw_seen <= 1'b1;
 				end else if (ent_type == SEC_BOARD) begin
-					bd_off <= ent_off;
-					bd_len <= {d, ent_len[23:0]};
+					bd_off <= sat(ent_off);
+					bd_len <= sat({d, ent_len[23:0]});
 				end
 			end
 		end else if (hw_seen && p >= hw_off && p - hw_off < hw_len) begin
@@ -176,21 +192,21 @@ task image_byte(input [31:0] p, input [7:0] d);
 				bd_slen[7:0] <= d;
 			else if (q == 1)
 				bd_slen[15:8] <= d;
-			else if (q < 2 + {16'd0, bd_slen}) begin
+			else if (q < bd_s + 2) begin
 				if (q - 2 < 16)
 					board <= {board[119:0], d};
-			end else if (q == 2 + {16'd0, bd_slen})
+			end else if (q == bd_s + 2)
 				pg_slen[7:0] <= d;
-			else if (q == 3 + {16'd0, bd_slen}) begin
+			else if (q == bd_s + 3) begin
 				pg_slen[15:8] <= d;
 				if ({d, pg_slen[7:0]} == 16'd0)
 					pg_fill <= 1'b1;		// no program name
-			end else if (q - 4 - {16'd0, bd_slen} < {16'd0, pg_slen}) begin
+			end else if (q - 4 - bd_s < pg_s) begin
 				if ({25'd0, pg_n} < PROGRAM_BYTES) begin
 					prog <= {d, prog[PN_W-1:8]};
 					pg_n <= pg_n + 7'd1;
 				end
-				if (q - 3 - {16'd0, bd_slen} == {16'd0, pg_slen})
+				if (q - 3 - bd_s == pg_s)
 					pg_fill <= 1'b1;		// its last byte
 			end
 		end
@@ -237,30 +253,30 @@ always @(posedge clk) begin
 		if (rtype == T_CHUNK && ri == 3) begin
 			// offset 0 starts a new image; any other must continue this one
 			if ({s_req_data, roff[23:0]} == 32'd0) begin
-				staged <= 32'd0;
+				staged <= {PW{1'b0}};
 				crc <= 32'hFFFFFFFF;
 				nsec <= 16'd0;
 				hw_seen <= 1'b0;
 				hw_bad <= 1'b0;
 				hw_status <= 8'd0;
-				bd_off <= 32'hFFFFFFFF;
-				bd_len <= 32'd0;
+				bd_off <= P_MAX;
+				bd_len <= {PW{1'b0}};
 				bd_slen <= 16'd0;
 				board <= 128'd0;
 				pg_n <= 7'd0;
 				pg_fill <= 1'b0;
 				waddr <= 16'd0;
-			end else if ({s_req_data, roff[23:0]} != staged) begin
+			end else if ({s_req_data, roff[23:0]} != staged32) begin
 				err <= E_RANGE;
 			end
 			st <= s_req_last ? L_ANSWER : ({s_req_data, roff[23:0]} == 32'd0 ||
-			      {s_req_data, roff[23:0]} == staged ? L_BODY : L_DRAIN);
+			      {s_req_data, roff[23:0]} == staged32 ? L_BODY : L_DRAIN);
 		end else if (s_req_last) begin
 			st <= L_ANSWER;
 		end
 	end
 	L_BODY: if (take) begin
-		if (staged >= MAX_IMAGE) begin
+		if (staged32 >= MAX_IMAGE) begin
 			err <= E_FULL;
 			st <= s_req_last ? L_ANSWER : L_DRAIN;
 		end else begin
@@ -297,7 +313,7 @@ always @(posedge clk) begin
 		st <= L_IDLE;
 		case (rtype)
 		T_COMMIT:
-			if (roff != staged)
+			if (roff != staged32)
 				m_rsp_err <= E_RANGE;
 			else if (ccrc != ~crc)
 				m_rsp_err <= E_CRC;
@@ -305,14 +321,14 @@ always @(posedge clk) begin
 				m_rsp_err <= E_FORMAT;
 			else if (hw_status != 0)
 				m_rsp_err <= hw_status;	// the writer's reason the core cannot run it
-			else if (hw_bad || hw_len < 4 + 8 * 10)
+			else if (hw_bad || hw_len < 4 + 8 * 10 || {1'b0, hw_off} + {1'b0, hw_len} > {1'b0, staged})
 				m_rsp_err <= E_FORMAT;
 			else if (board != BOARD)
 				m_rsp_err <= E_RANGE;
 			else begin
 				cfg_commit <= 1'b1;
 				info_image <= 1'b1;
-				info_image_len <= staged;
+				info_image_len <= staged32;
 				info_image_crc <= ~crc;
 				info_prog <= prog;
 			end
@@ -331,7 +347,7 @@ always @(posedge clk) begin
 		info_image_len <= 32'd0;
 		info_image_crc <= 32'd0;
 		info_prog <= {PN_W{1'b0}};
-		staged <= 32'd0;
+		staged <= {PW{1'b0}};
 		crc <= 32'hFFFFFFFF;
 	end
 end
