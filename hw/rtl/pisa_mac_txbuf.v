@@ -23,8 +23,8 @@
 // (drops): the write pointer goes back to the record's start and the rest of the frame is taken
 // and thrown away. A byte past that length is taken whatever the space, so a long frame cannot
 // wait forever for space that its own bytes hold.
-// Reader (line_clk): when a frame is announced, it reads the header (two cycles), waits a cycle
-// (m_last comes from flip-flops that follow the length a cycle late) and raises m_frame: the
+// Reader (line_clk): when a frame is announced, it reads the header (two cycles), takes the
+// length from flip-flops into its counter and m_last's flip-flops (a cycle) and raises m_frame: the
 // whole frame is in the buffer, so the engine can take a byte every cycle and never underruns,
 // whatever the core clock.
 //
@@ -266,7 +266,7 @@ localparam [1:0] R_IDLE = 2'd0, R_LO = 2'd1, R_LEN = 2'd2, R_FRAME = 2'd3;
 reg [1:0] rstate_reg = R_IDLE, rstate_next;
 reg [LEN_W-1:0] rem_reg = {LEN_W{1'b0}}, rem_next;  // bytes of the frame left
 // m_last, rem_reg == 1, from flip-flops: rem_reg == 1 and == 2 a cycle before, and whether it
-// went down by one since (R_LEN lets them see the length read from the header)
+// went down by one since (in R_LEN they come from the header's length, as rem_reg does)
 reg rem1_reg = 1'b0, rem2_reg = 1'b0, popped_reg = 1'b0;
 reg fack_reg = 1'b0, fack_next;            // the last frame announcement taken
 reg [AW:0] rdp_reg = {(AW+1){1'b0}};       // the read pointer offered to the writer
@@ -280,10 +280,12 @@ reg [SYNC_STAGES-1:0] pack_sync_reg = {SYNC_STAGES{1'b0}};
 // values both are about to take (a flip-flop at the start of the reader's decisions).
 reg avail_reg = 1'b0;
 wire avail = avail_reg;
-wire [15:0] rem_pad = {{(16-LEN_W){1'b0}}, rem_reg};
-wire [15:0] hdr_hi = {q_reg, 8'h00};       // R_IDLE: q_reg is the high header word
-wire [15:0] hdr_lo = {rem_pad[15:8], q_reg};  // R_LO: the low one
-wire _unused_rd = &{1'b0, hdr_hi[15:LEN_W], hdr_lo[15:LEN_W], rem_pad[7:0], 1'b0};
+// The header words pass through plain flip-flops (q_reg one and two cycles back; in R_LEN they
+// are the high and low word) before they reach rem_reg: the block RAM's slow output then
+// drives nothing but flip-flops and m_data.
+reg [7:0] q1_reg = 8'd0, q2_reg = 8'd0;
+wire [15:0] hdr_len = {q2_reg, q1_reg};
+wire _unused_rd = &{1'b0, hdr_len[15:LEN_W], 1'b0};
 
 always @* begin
 	rstate_next = rstate_reg;
@@ -294,18 +296,19 @@ always @* begin
 	case (rstate_reg)
 	R_IDLE: begin
 		if (avail) begin
-			rem_next = hdr_hi[LEN_W-1:0];
 			rd_next = rd_reg + 1'b1;
 			fack_next = !fack_reg;
 			rstate_next = R_LO;
 		end
 	end
 	R_LO: begin
-		rem_next = hdr_lo[LEN_W-1:0];
 		rd_next = rd_reg + 1'b1;
 		rstate_next = R_LEN;
 	end
-	R_LEN: rstate_next = R_FRAME;
+	R_LEN: begin
+		rem_next = hdr_len[LEN_W-1:0];
+		rstate_next = R_FRAME;
+	end
 	R_FRAME: begin
 		if (m_pop) begin
 			rd_next = rd_reg + 1'b1;
@@ -321,8 +324,10 @@ end
 always @(posedge line_clk) begin
 	rstate_reg <= rstate_next;
 	rem_reg <= rem_next;
-	rem1_reg <= rem_reg == 1;
-	rem2_reg <= rem_reg == 2;
+	q1_reg <= q_reg;
+	q2_reg <= q1_reg;
+	rem1_reg <= rstate_reg == R_LEN ? hdr_len == 16'd1 : rem_reg == 1;
+	rem2_reg <= rstate_reg == R_LEN ? hdr_len == 16'd2 : rem_reg == 2;
 	popped_reg <= rstate_reg == R_FRAME && m_pop;
 	fack_reg <= fack_next;
 	avail_reg <= freq_sync_reg[SYNC_STAGES-2] != fack_next;
