@@ -7,6 +7,7 @@
 #   make deps     install Debian packages (as root) or print the apt-get line
 #   make bitstream BOARD=NAME [TOP=MODULE] [CORE_MHZ=N]   a board's bitstream (boards/Makefile)
 #   make flash BOARD=NAME     write it to the board with pisactl flash
+#   make synth-report [BOARDS="NAME..."]  each board's blocks through Yosys, into docs/performance.md
 SUBDIRS := lib model stf p4lower host tests hw
 
 all:
@@ -35,7 +36,10 @@ flash:
 	@$(MAKE) --no-print-directory -C host all >/dev/null
 	@$(MAKE) --no-print-directory -C boards flash
 
+synth-report: deps
+	@bash scripts/synth-report.sh $(BOARDS)
+
 clean:
 	rm -rf build
 
-.PHONY: all deps test demo bench clean fuzz-rtl bitstream flash
+.PHONY: all deps test demo bench clean fuzz-rtl bitstream flash synth-report

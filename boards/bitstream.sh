@@ -54,6 +54,36 @@ ecp5)
 esac
 echo "bitstream/$BOARD/$TOP: core clock $achieved MHz (asked for $CORE_MHZ)"
 
+# ---- per-block utilization instead (make synth-report): the blocks below stay modules, all
+# else is flattened as usual; one markdown row per block, then the whole top ----
+if [ "${BLOCKS_ONLY:-0}" = 1 ]; then
+	blocks="pisa_core pisa_loader pisa_ctl_link pisa_ctl_eth pisa_eth_ports"
+	keep=$(for b in $blocks; do printf ' *%s' "$b"; done)
+	yosys -q -l "$log.blocks.log" -p "read_verilog -DSYNTHESIS $SRCS; chparam $params -set CLK_HZ $hz $TOP; hierarchy -top $TOP; setattr -mod -set keep_hierarchy 1$keep; ${synth% -json*}; tee -q -o $OUT/$TOP.blocks.stat stat" \
+		>/dev/null 2>&1 || fail "yosys failed: $(grep -m1 -i 'error' "$log.blocks.log") (see $log.blocks.log)"
+	# stat: a section per module ("=== NAME ===", cell counts), then the hierarchy's totals
+	awk -v top="$TOP" '
+	function flush() {
+		if (name == "") return
+		printf "| %s | %d | %d | %d | %d | %d |\n", name, lut, carry, lram, ff, bram
+	}
+	/^=== / {
+		flush(); name = $2; sub(/.*\\/, "", name); lut = carry = lram = ff = bram = 0
+		if (name == "design") { name = ""; total = 1 }
+		else if (name == top) name = name " (the rest: pisa_switch, PLL, resets, glue)"
+		next
+	}
+	total && /^=== design hierarchy ===/ { next }
+	{ n = $2 + 0 }
+	$1 == "LUT4" || $1 == "SB_LUT4" { lut += n }
+	$1 == "CCU2C" || $1 == "SB_CARRY" { carry += n }
+	$1 == "TRELLIS_DPR16X4" { lram += n }
+	$1 ~ /^TRELLIS_FF$|^SB_DFF/ { ff += n }
+	$1 == "DP16KD" || $1 ~ /^SB_RAM40_4K/ { bram += n }
+	END { if (total) name = "all of " top; flush() }' "$OUT/$TOP.blocks.stat"
+	exit 0
+fi
+
 # ---- synthesis ----
 t0=$(date +%s)
 yosys -q -l "$log.yosys.log" -p "read_verilog -DSYNTHESIS $SRCS; chparam $params -set CLK_HZ $hz $TOP; $synth" \

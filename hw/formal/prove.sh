@@ -20,8 +20,10 @@ for p in $params; do
 	case $v in
 	*[!0-9]*) case $v in *"'"*) ;; *) v="\"$v\"" ;; esac ;;
 	esac
-	chparam="$chparam chparam -set ${p%%=*} $v $top;"
+	chparam="$chparam -set ${p%%=*} $v"
 done
+# one chparam for all: each call elaborates the module again (a minute for pisa_core)
+[ -n "$chparam" ] && chparam="chparam$chparam $top;"
 
 if ! yosys -q -l "$out/$name.yosys.log" -p "read_verilog -formal -DFORMAL $*; $chparam prep -top $top; write_smt2 -wires $out/$name.smt2" >>"$log" 2>&1; then
 	echo "FAIL formal/$name: yosys failed, see $out/$name.yosys.log"

@@ -1013,6 +1013,23 @@ always @(posedge clk) begin
 	case (st)
 	// ---- idle: configuration, commands, packets ----
 	S_IDLE: begin
+		// Every job (packet, command, load) starts with each subroutine's return state at
+		// S_IDLE, so none left by an earlier job can send this one into that job's states
+		// (the invariant hw/formal's core_atomic proves).
+		cf_ret <= S_IDLE;
+		fr_ret <= S_IDLE;
+		fw_ret <= S_IDLE;
+		mul_ret <= S_IDLE;
+		dm_ret <= S_IDLE;
+		alu_ret <= S_IDLE;
+		cnt_ret <= S_IDLE;
+		md_ret <= S_IDLE;
+		wm_ret <= S_IDLE;
+		x_ret <= S_IDLE;
+		h_ret <= S_IDLE;
+		h_fret <= S_IDLE;
+		mt_ret <= S_IDLE;
+		mv_ret <= S_IDLE;
 		if (commit_pend) begin
 			if (BANKS == 2)
 				bank <= !bank;
@@ -2845,6 +2862,57 @@ always @(posedge clk) begin
 		dm_we <= 1'b0;
 	end
 end
+
+`ifdef FORMAL
+// Table commits are atomic (hw/formal, proof core_atomic): from the cycle a packet's first
+// byte is taken until the engine is idle again, no command runs (s_cmd_ready low, no command
+// state, no subroutine set to return into one), no image is loaded or reset (no load state,
+// the running bank stays), and with one bank no configuration word is taken. Commands and
+// loads are what change rows, counters, registers, meters, groups and sessions, so a packet
+// sees each of them entirely as it was before or entirely as it is after.
+// Proved by k-induction from any state: the invariant holds for every value of the
+// memories and of the registers it does not name.
+function f_not_pkt(input [7:0] s);	// a state only commands and loads enter
+	f_not_pkt = s == S_C_BEAT || s == S_C_REG || s == S_C_STAGE || s == S_C_CHECK ||
+		s == S_C_RSP || s == S_C_ROW || s == S_C_CNT || s == S_C_MTR || s == S_C_MCCHK ||
+		s == S_C_AFIND || s == S_C_ROWMUL || s == S_C_AFIND_W || s == S_C_ROWCOPY ||
+		s == S_C_CNT_RW || s == S_C_REG_RD || s == S_C_MTR_W || s == S_C_MCCHK_W ||
+		s == S_C_MCCOPY || s == S_C_MCCOPY_W ||
+		s == S_LOAD_CLR || s == S_LOAD_HDR || s == S_LOAD_HDR_W || s == S_LOAD_HDR_W2 ||
+		s == S_LOAD_RANGE || s == S_LOAD_DEF || s == S_LOAD_DEF_W || s == S_LOAD_DEF_M ||
+		s == S_LOAD_DEF_B || s == S_LOAD_DEF_C;
+endfunction
+
+reg f_past_valid = 1'b0;
+reg f_pkt = 1'b0;		// a packet taken, the engine not idle since
+reg f_bank = 1'b0;		// the bank it started in
+always @(posedge clk) begin
+	f_past_valid <= 1'b1;
+	if (st == S_IDLE) begin
+		f_pkt <= s_pkt_valid && s_pkt_ready;
+		f_bank <= bank;
+	end
+	if (rst)
+		f_pkt <= 1'b0;
+end
+
+initial assume (rst);
+
+wire f_busy = f_pkt && st != S_IDLE;
+always @* if (f_past_valid && f_busy) begin
+	assert (!f_not_pkt(st));
+	assert (!s_cmd_ready);
+	assert (BANKS == 1 || bank == f_bank);
+	assert (BANKS == 2 || !s_cfg_ready);
+	assert (!f_not_pkt(cf_ret) && !f_not_pkt(fr_ret) && !f_not_pkt(fw_ret) &&
+		!f_not_pkt(mul_ret) && !f_not_pkt(dm_ret) && !f_not_pkt(alu_ret) &&
+		!f_not_pkt(cnt_ret) && !f_not_pkt(md_ret) && !f_not_pkt(wm_ret) &&
+		!f_not_pkt(x_ret) && !f_not_pkt(h_ret) && !f_not_pkt(h_fret) &&
+		!f_not_pkt(mt_ret) && !f_not_pkt(mv_ret));
+end
+// not vacuous: a packet gets into the engine
+always @* cover (f_busy && st == S_CLEAR);
+`endif
 
 endmodule
 

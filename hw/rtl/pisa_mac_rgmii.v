@@ -76,8 +76,9 @@ module pisa_mac_rgmii #(
 	parameter RX_DEPTH = 2048,
 	// TX frame buffer words: a power of 2, >= MAX_FRAME - 2 (a whole frame must fit).
 	parameter TX_DEPTH = 2048,
-	// Frame buffer memories: "block", "distributed" or "logic" (yosys ram_style).
-	parameter BUF_RAM_STYLE = "block",
+	// RX frame buffer memory: "block", "distributed" or "logic" (yosys ram_style). The TX buffer
+	// is always block RAM (pisa_ram_2clk).
+	parameter RX_RAM_STYLE = "block",
 	// Synchronizer flip-flops per crossing counter: >= 2.
 	parameter SYNC_STAGES = 2,
 	// Counter width.
@@ -213,7 +214,7 @@ end
 // FCS and length checks, the RX frame buffer, the rx counters and the crossing into clk: a byte
 // every rgmii_rx_clk cycle, rx_fin in the cycle RX_DV drops; rx_ferr_reg then holds RX_ER of the
 // whole frame (it only changes while RX_DV is high).
-pisa_mac_rxbuf #(.MAX_FRAME(MAX_FRAME), .DEPTH(RX_DEPTH), .RAM_STYLE(BUF_RAM_STYLE),
+pisa_mac_rxbuf #(.MAX_FRAME(MAX_FRAME), .DEPTH(RX_DEPTH), .RAM_STYLE(RX_RAM_STYLE),
 	.SYNC_STAGES(SYNC_STAGES), .CRC_BITS(8), .CNT_W(CNT_W)) u_rxbuf (
 	.line_clk(rgmii_rx_clk), .line_rst(rgmii_rx_rst),
 	.s_data(rx_b), .s_valid(rx_byte_evt), .s_end(rx_fin), .s_bad(rx_ferr_reg),
@@ -232,7 +233,7 @@ wire [7:0] txq_data;   // the TX buffer word at its read pointer, a cycle after 
 wire txq_last;
 reg txq_pop;
 
-pisa_mac_txbuf #(.MAX_FRAME(MAX_FRAME), .DEPTH(TX_DEPTH), .RAM_STYLE(BUF_RAM_STYLE),
+pisa_mac_txbuf #(.FAMILY(FAMILY), .MAX_FRAME(MAX_FRAME), .DEPTH(TX_DEPTH),
 	.SYNC_STAGES(SYNC_STAGES), .CNT_W(CNT_W)) u_txbuf (
 	.clk(clk), .rst(rst),
 	.s_data(tx_data), .s_last(tx_last), .s_valid(tx_valid), .s_ready(tx_ready),

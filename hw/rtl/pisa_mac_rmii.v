@@ -61,8 +61,9 @@ module pisa_mac_rmii #(
 	parameter RX_DEPTH = 2048,
 	// TX frame buffer words: a power of 2, >= MAX_FRAME - 2 (a whole frame must fit).
 	parameter TX_DEPTH = 2048,
-	// Frame buffer memories: "block", "distributed" or "logic" (yosys ram_style).
-	parameter BUF_RAM_STYLE = "block",
+	// RX frame buffer memory: "block", "distributed" or "logic" (yosys ram_style). The TX buffer
+	// is always block RAM (pisa_ram_2clk).
+	parameter RX_RAM_STYLE = "block",
 	// Synchronizer flip-flops per crossing counter: >= 2.
 	parameter SYNC_STAGES = 2,
 	// Counter width.
@@ -246,7 +247,7 @@ always @(posedge rmii_clk) begin
 	end
 end
 
-pisa_mac_rxbuf #(.MAX_FRAME(MAX_FRAME), .DEPTH(RX_DEPTH), .RAM_STYLE(BUF_RAM_STYLE),
+pisa_mac_rxbuf #(.MAX_FRAME(MAX_FRAME), .DEPTH(RX_DEPTH), .RAM_STYLE(RX_RAM_STYLE),
 	.SYNC_STAGES(SYNC_STAGES), .CRC_BITS(2), .CNT_W(CNT_W)) u_rxbuf (
 	.line_clk(rmii_clk), .line_rst(rmii_rst),
 	.s_data(rxo_data_reg), .s_valid(rxo_valid_reg), .s_end(rxo_end_reg), .s_bad(1'b0),
@@ -265,7 +266,7 @@ wire [7:0] txq_data;   // the TX buffer word at its read pointer
 wire txq_last;
 wire txq_pop;
 
-pisa_mac_txbuf #(.MAX_FRAME(MAX_FRAME), .DEPTH(TX_DEPTH), .RAM_STYLE(BUF_RAM_STYLE),
+pisa_mac_txbuf #(.MAX_FRAME(MAX_FRAME), .DEPTH(TX_DEPTH),
 	.SYNC_STAGES(SYNC_STAGES), .CNT_W(CNT_W)) u_txbuf (
 	.clk(clk), .rst(rst),
 	.s_data(tx_data), .s_last(tx_last), .s_valid(tx_valid), .s_ready(tx_ready),

@@ -23,19 +23,20 @@
 // (drops): the write pointer goes back to the record's start and the rest of the frame is taken
 // and thrown away. A byte past that length is taken whatever the space, so a long frame cannot
 // wait forever for space that its own bytes hold.
-// Reader (line_clk): when a frame is announced, it reads the header (two cycles), takes the
-// length from flip-flops into its counter and m_last's flip-flops (a cycle) and raises m_frame: the
-// whole frame is in the buffer, so the engine can take a byte every cycle and never underruns,
-// whatever the core clock.
+// Reader (line_clk): when a frame is announced, it reads the header and the first two bytes
+// through the memory's two read registers (four cycles), the length into its counter and
+// m_last's flip-flops, and raises m_frame: the whole frame is in the buffer, so the engine can
+// take a byte every cycle and never underruns, whatever the core clock.
 //
 // Core side (s_*, clk): a beat moves when s_valid && s_ready at a rising edge of clk; once the
 // source raises s_valid it keeps it and s_data/s_last stable until s_ready; it never waits for
 // s_ready before raising s_valid. s_last marks the last byte of a frame.
 // Engine side (line_clk):
 //   m_frame           a whole frame is in the buffer from the read pointer on, its length read
-//   m_data, m_last    the word at the read pointer: the memory is read at the next read
-//                     pointer every cycle, so after m_pop the next word is there in the next
-//                     cycle and the engine can take one per cycle; m_last on the frame's last
+//   m_data, m_last    the word at the read pointer, from the block RAM's output register;
+//                     the memory reads two words ahead, so after m_pop the next word is there
+//                     in the next cycle and the engine can take one per cycle; m_last on the
+//                     frame's last
 //   m_pop             take the word at the read pointer (only while m_frame is high); after
 //                     the one with m_last, m_frame falls for at least four cycles (the next
 //                     header)
@@ -59,8 +60,8 @@ module pisa_mac_txbuf #(
 	parameter MAX_FRAME = 1518,
 	// Frame buffer words: a power of 2, >= MAX_FRAME - 2 (a whole frame and its header fit).
 	parameter DEPTH = 2048,
-	// Frame buffer memory: "block", "distributed" or "logic" (yosys ram_style).
-	parameter RAM_STYLE = "block",
+	// The frame buffer's block RAM (pisa_ram_2clk): "sim", "ice40" or "ecp5".
+	parameter [8*5-1:0] FAMILY = "sim",
 	// Synchronizer flip-flops per crossing counter: >= 2.
 	parameter SYNC_STAGES = 2,
 	// Counter width: >= 1.
@@ -248,22 +249,29 @@ always @(posedge clk) begin
 	end
 end
 
-// ==== the memory: write port in clk, read port in line_clk, no reset (block RAM) ====
-(* ram_style = RAM_STYLE *)
-reg [7:0] mem [0:DEPTH-1];
-reg [AW:0] rd_reg = {(AW+1){1'b0}}, rd_next;
-reg [7:0] q_reg;                           // mem[rd_reg]
-always @(posedge clk)
-	if (we)
-		mem[waddr] <= wdata;
-always @(posedge line_clk)
-	q_reg <= mem[rd_next[AW-1:0]];
+// ==== the memory: write port in clk, read port in line_clk ====
+// Two registers on the read side (pisa_ram_2clk): the read latch, loaded from ra_reg, and the
+// output register, which is m_data; they move together ("shift"). In R_FRAME the output holds
+// the word at rd_reg, the latch the next one and ra_reg is two ahead, so each m_pop shifts
+// and the next word is on m_data in the next cycle.
+reg shift;
+reg [AW:0] ra_reg = {(AW+1){1'b0}}, ra_next;   // the next word to read into the latch
+reg [AW:0] rd_reg = {(AW+1){1'b0}}, rd_next;   // the word on m_data; words before it are free
+wire [7:0] q;                                  // the output register
+pisa_ram_2clk #(.FAMILY(FAMILY), .WIDTH(8), .DEPTH(DEPTH)) u_mem (
+	.wclk(clk), .we(we), .waddr(waddr), .wdata(wdata),
+	.rclk(line_clk), .rd_en(shift), .raddr(ra_reg[AW-1:0]), .rd_oce(shift), .rd_data(q)
+);
 
 // ==== reader (line_clk) ====
 
-localparam [1:0] R_IDLE = 2'd0, R_LO = 2'd1, R_LEN = 2'd2, R_FRAME = 2'd3;
+// A record's header goes through the read pipeline like its bytes: one shift in each of
+// R_IDLE (the latch takes len_hi), R_HI (len_lo), R_LO (byte 0; len_hi on q, kept in hi_reg)
+// and R_LEN (byte 1; len_lo on q, the length into rem_reg), so R_FRAME starts with byte 0 on
+// m_data.
+localparam [2:0] R_IDLE = 3'd0, R_HI = 3'd1, R_LO = 3'd2, R_LEN = 3'd3, R_FRAME = 3'd4;
 
-reg [1:0] rstate_reg = R_IDLE, rstate_next;
+reg [2:0] rstate_reg = R_IDLE, rstate_next;
 reg [LEN_W-1:0] rem_reg = {LEN_W{1'b0}}, rem_next;  // bytes of the frame left
 // m_last, rem_reg == 1, from flip-flops: rem_reg == 1 and == 2 a cycle before, and whether it
 // went down by one since (in R_LEN they come from the header's length, as rem_reg does)
@@ -280,32 +288,37 @@ reg [SYNC_STAGES-1:0] pack_sync_reg = {SYNC_STAGES{1'b0}};
 // values both are about to take (a flip-flop at the start of the reader's decisions).
 reg avail_reg = 1'b0;
 wire avail = avail_reg;
-// The header words pass through plain flip-flops (q_reg one and two cycles back; in R_LEN they
-// are the high and low word) before they reach rem_reg: the block RAM's slow output then
-// drives nothing but flip-flops and m_data.
-reg [7:0] q1_reg = 8'd0, q2_reg = 8'd0;
-wire [15:0] hdr_len = {q2_reg, q1_reg};
+reg [7:0] hi_reg = 8'd0;                   // len_hi, while len_lo is on q
+wire [15:0] hdr_len = {hi_reg, q};
 wire _unused_rd = &{1'b0, hdr_len[15:LEN_W], 1'b0};
 
 always @* begin
 	rstate_next = rstate_reg;
 	rem_next = rem_reg;
 	fack_next = fack_reg;
+	shift = 1'b0;
+	ra_next = ra_reg;
 	rd_next = rd_reg;
 
 	case (rstate_reg)
 	R_IDLE: begin
 		if (avail) begin
-			rd_next = rd_reg + 1'b1;
+			shift = 1'b1;
 			fack_next = !fack_reg;
-			rstate_next = R_LO;
+			rstate_next = R_HI;
 		end
 	end
+	R_HI: begin
+		shift = 1'b1;
+		rstate_next = R_LO;
+	end
 	R_LO: begin
-		rd_next = rd_reg + 1'b1;
+		shift = 1'b1;
 		rstate_next = R_LEN;
 	end
 	R_LEN: begin
+		shift = 1'b1;
+		rd_next = rd_reg + PTR_2;          // past the header: byte 0
 		rem_next = hdr_len[LEN_W-1:0];
 		rstate_next = R_FRAME;
 	end
@@ -313,24 +326,31 @@ always @* begin
 		if (m_pop) begin
 			rd_next = rd_reg + 1'b1;
 			rem_next = rem_reg - 1'b1;
-			if (m_last)
+			shift = 1'b1;
+			if (m_last) begin
+				ra_next = rd_next;         // the next record's header
+				shift = 1'b0;
 				rstate_next = R_IDLE;
+			end
 		end
 	end
 	default: rstate_next = R_IDLE;
 	endcase
+	if (shift)
+		ra_next = ra_reg + 1'b1;
 end
 
 always @(posedge line_clk) begin
 	rstate_reg <= rstate_next;
 	rem_reg <= rem_next;
-	q1_reg <= q_reg;
-	q2_reg <= q1_reg;
+	if (rstate_reg == R_LO)
+		hi_reg <= q;
 	rem1_reg <= rstate_reg == R_LEN ? hdr_len == 16'd1 : rem_reg == 1;
 	rem2_reg <= rstate_reg == R_LEN ? hdr_len == 16'd2 : rem_reg == 2;
 	popped_reg <= rstate_reg == R_FRAME && m_pop;
 	fack_reg <= fack_next;
 	avail_reg <= freq_sync_reg[SYNC_STAGES-2] != fack_next;
+	ra_reg <= ra_next;
 	rd_reg <= rd_next;
 	freq_sync_reg <= {freq_sync_reg[SYNC_STAGES-2:0], freq_reg};
 	pack_sync_reg <= {pack_sync_reg[SYNC_STAGES-2:0], pack_reg};
@@ -345,6 +365,7 @@ always @(posedge line_clk) begin
 		popped_reg <= 1'b0;
 		fack_reg <= 1'b0;
 		avail_reg <= 1'b0;
+		ra_reg <= {(AW+1){1'b0}};
 		rd_reg <= {(AW+1){1'b0}};
 		rdp_reg <= {(AW+1){1'b0}};
 		preq_reg <= 1'b0;
@@ -354,7 +375,7 @@ always @(posedge line_clk) begin
 end
 
 assign m_frame = rstate_reg == R_FRAME;
-assign m_data = q_reg;
+assign m_data = q;
 assign m_last = popped_reg ? rem2_reg : rem1_reg;
 assign drops = drops_reg;
 
