@@ -73,7 +73,6 @@ if [ "${BLOCKS_ONLY:-0}" = 1 ]; then
 		else if (name == top) name = name " (the rest: pisa_switch, PLL, resets, glue)"
 		next
 	}
-	total && /^=== design hierarchy ===/ { next }
 	{ n = $2 + 0 }
 	$1 == "LUT4" || $1 == "SB_LUT4" { lut += n }
 	$1 == "CCU2C" || $1 == "SB_CARRY" { carry += n }
@@ -94,15 +93,19 @@ t1=$(date +%s)
 if [ "$FAMILY" = ice40 ]; then
 	nextpnr-ice40 "--$DEVICE" --package "$PACKAGE" --pcf "$cons" --json "$json" \
 		--asc "$OUT/$TOP.asc" --report "$OUT/$TOP.report.json" --log "$log.nextpnr.log" \
-		>/dev/null 2>&1
+		>"$log.nextpnr.out" 2>&1
 	rc=$?
 else
 	"$nextpnr" "--$DEVICE" --package "$PACKAGE" --speed "$SPEED" --lpf "$cons" --json "$json" \
 		--textcfg "$OUT/$TOP.config" --report "$OUT/$TOP.report.json" --log "$log.nextpnr.log" \
-		>/dev/null 2>&1
+		>"$log.nextpnr.out" 2>&1
 	rc=$?
 fi
 t2=$(date +%s)
+# no log at all: nextpnr stopped before it could write one (seen with OUT under /tmp, which the
+# yowasp nextpnr-ecp5 could not open); its own output says why
+[ -f "$log.nextpnr.log" ] ||
+	fail "nextpnr wrote no log: $(grep -m1 'ERROR' "$log.nextpnr.out" || tail -n 1 "$log.nextpnr.out") (see $log.nextpnr.out)"
 
 # utilization and timing, from nextpnr's log
 # (the last "Device utilisation" block, the resources in use)
