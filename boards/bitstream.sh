@@ -96,14 +96,15 @@ if [ "$FAMILY" = ice40 ]; then
 		>"$log.nextpnr.out" 2>&1
 	rc=$?
 else
-	"$nextpnr" "--$DEVICE" --package "$PACKAGE" --speed "$SPEED" --lpf "$cons" --json "$json" \
-		--textcfg "$OUT/$TOP.config" --report "$OUT/$TOP.report.json" --log "$log.nextpnr.log" \
-		>"$log.nextpnr.out" 2>&1
+	# (in OUT, with relative names: the yowasp tools see their own temporary directory as /tmp,
+	# so an absolute path under /tmp would not reach the file)
+	(cd "$OUT" && "$nextpnr" "--$DEVICE" --package "$PACKAGE" --speed "$SPEED" \
+		--lpf "$TOP.constraints" --json "$TOP.json" --textcfg "$TOP.config" \
+		--report "$TOP.report.json" --log "$TOP.nextpnr.log") >"$log.nextpnr.out" 2>&1
 	rc=$?
 fi
 t2=$(date +%s)
-# no log at all: nextpnr stopped before it could write one (seen with OUT under /tmp, which the
-# yowasp nextpnr-ecp5 could not open); its own output says why
+# no log at all: nextpnr stopped before it could write one; its own output says why
 [ -f "$log.nextpnr.log" ] ||
 	fail "nextpnr wrote no log: $(grep -m1 'ERROR' "$log.nextpnr.out" || tail -n 1 "$log.nextpnr.out") (see $log.nextpnr.out)"
 
@@ -132,7 +133,7 @@ if [ "$FAMILY" = ice40 ]; then
 	icepack "$OUT/$TOP.asc" "$OUT/$TOP.bin" || fail "icepack failed"
 	bit=$OUT/$TOP.bin
 else
-	"$ecppack" --compress "$OUT/$TOP.config" "$OUT/$TOP.bit" >/dev/null 2>&1 || fail "ecppack failed"
+	(cd "$OUT" && "$ecppack" --compress "$TOP.config" "$TOP.bit") >/dev/null 2>&1 || fail "ecppack failed"
 	bit=$OUT/$TOP.bit
 fi
 echo "PASS bitstream/$BOARD/$TOP: $bit ($(wc -c <"$bit") bytes; synthesis $((t1 - t0)) s, place and route $((t2 - t1)) s)"
