@@ -114,18 +114,17 @@ awk '/Device utilisation:/ { n = 0; delete u; on = 1; next }
 	on && /^Info:[[:space:]]+[A-Z_0-9]+:/ { u[++n] = $0; next } { on = 0 }
 	END { for (i = 1; i <= n; i++) { sub(/^Info:[[:space:]]+/, "  ", u[i]); if (u[i] !~ / 0\//) print u[i] } }' \
 	"$log.nextpnr.log"
-# (nextpnr reports after placement and again after routing: the last report, one line a clock)
-nclk=$(grep -E "Max frequency for clock" "$log.nextpnr.log" | sed "s/.*clock *'\([^']*\)'.*/\1/" | sort -u | wc -l)
-grep -E "Max frequency for clock" "$log.nextpnr.log" | tail -n "$nclk" | sed 's/^[A-Za-z]*: */  /'
+fmax=$("$(dirname "$0")/nextpnr-fmax.sh" "$log.nextpnr.log")
+[ -n "$fmax" ] && echo "$fmax" | sed 's/^/  /'
 if [ $rc -ne 0 ]; then
 	why=$(grep -m1 -E "ERROR|Unable to place|Timing|not enough" "$log.nextpnr.log")
-	if grep -q "FAIL at" "$log.nextpnr.log"; then
-		fail "a clock misses its frequency: $(grep 'FAIL at' "$log.nextpnr.log" | tail -n 1 | sed 's/^[A-Za-z]*: *//') (see $log.nextpnr.log)"
+	if echo "$fmax" | grep -q "FAIL at"; then
+		fail "a clock misses its frequency: $(echo "$fmax" | grep -m1 'FAIL at' | tr -s ' ') (see $log.nextpnr.log)"
 	fi
 	fail "nextpnr failed: ${why:-see $log.nextpnr.log} (see $log.nextpnr.log)"
 fi
-if grep -E "Max frequency for clock" "$log.nextpnr.log" | tail -n "$nclk" | grep -q "FAIL at"; then
-	fail "a clock misses its frequency: $(grep 'FAIL at' "$log.nextpnr.log" | tail -n 1 | sed 's/^[A-Za-z]*: *//')"
+if echo "$fmax" | grep -q "FAIL at"; then
+	fail "a clock misses its frequency: $(echo "$fmax" | grep -m1 'FAIL at' | tr -s ' ')"
 fi
 
 # ---- bitstream ----

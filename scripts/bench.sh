@@ -4,6 +4,8 @@
 #   l2:     the L2 switch (tests/programs/l2.pasm) with its MAC table grown to 100,000 entries
 # Each runs RUNS times (default 5); the median packets/s goes to stdout, ready for
 # docs/performance.md. Then p4lower's compile time per example (median of RUNS).
+# Then table capacity per board, the control link (entries a second, image loads) and each
+# board in simulation at line rate (a burst of BOARD_BURST frames into every port: sim/board).
 # --smoke: a tiny run that checks the pipeline works (used by make test).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -76,6 +78,29 @@ for dir in "$top"/examples/*/; do
 	printf 'p4lower %-15s %6s ms\n' "$e" "$ms"
 done
 echo "p4lower median over the examples: $(printf '%s' "$all" | median) ms (median of $runs runs each)"
+
+# table capacity per board: the most entries p4lower places of tests/bench/capacity.p4's exact
+# table (48-bit key) beside TERN_N ternary entries (32-bit key), and of the ternary table alone
+# (bisection: capacity only grows with room). Goals: 4,096 + 256 on the Colorlight, 512 + 32
+# on the HX8K.
+cap_fits() {	# BOARD EXACT_N TERN_N
+	"$bin/p4lower" "$top/tests/bench/capacity.p4" --board "$1" -DEXACT_N="$2" -DTERN_N="$3" \
+		-o "$work/capacity.pisa" >/dev/null 2>&1
+}
+cap_max() {	# BOARD exact|ternary OTHER_N: the largest N that fits (0: none)
+	local lo=0 hi=65536 mid
+	while [ $((hi - lo)) -gt 1 ]; do
+		mid=$(((lo + hi) / 2))
+		if [ "$2" = exact ]; then cap_fits "$1" "$mid" "$3"; else cap_fits "$1" "$3" "$mid"; fi &&
+			lo=$mid || hi=$mid
+	done
+	echo "$lo"
+}
+for b in icebreaker:32 hx8k-breakout:32 colorlight-5a-75b:256; do
+	board=${b%%:*} tern=${b#*:}
+	printf 'capacity %-18s exact %5d beside %d ternary; ternary alone %4d\n' "$board" \
+		"$(cap_max "$board" exact "$tern")" "$tern" "$(cap_max "$board" ternary 1)"
+done
 
 # ---- the control link: table entries a second and image loads at a board's link speed ----
 # pisad --transport sim: <-> link_pace (every byte at RATE bytes/s each way, 1 ms latency:
@@ -160,4 +185,9 @@ else
 	echo "FAIL bench link: $pace not built (make -C tests/bench)"
 	status=1
 fi
+
+# ---- each board's switch top in Icarus: BOARD_BURST (200) 64-byte frames into every port at
+# once, back to back at line rate (sim/board/test.sh, pisa-stf --burst): offered and forwarded
+# rates, core cycles a packet, MAC drops
+make --no-print-directory -C "$top/sim/board" BURST="${BOARD_BURST:-200}" bench || status=1
 exit $status

@@ -42,10 +42,9 @@ for b in $boards; do
 		echo "$res" | grep '^|'
 		log=$(ls -t "$top/build/boards/$b/"pisa_top_*.nextpnr.log 2>/dev/null | head -n 1)
 		if [ -n "$log" ]; then
-			n=$(grep -E "Max frequency for clock" "$log" | sed "s/.*clock *'\([^']*\)'.*/\1/" | sort -u | wc -l)
 			echo
 			echo "Fmax from the last \`make bitstream BOARD=$b\` ($(date -u -r "$log" +%Y-%m-%d)):"
-			grep -E "Max frequency for clock" "$log" | tail -n "$n" |
+			"$top/boards/nextpnr-fmax.sh" "$log" |
 				sed "s/.*clock *'\([^']*\)': */- \1: /; s/\\\$glbnet\\$//; s/\\\$TRELLIS_IO_IN//"
 		else
 			echo

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "pisa_file.h"
+#include "pisa_profile.h"
 #include "stf.h"
 
 #define PROG "pisa-stf"
@@ -57,6 +58,15 @@ static void usage(FILE *f)
 		"                     pins (the control link, as pisad does it), packets through\n"
 		"                     its PHY pins; implies --board BOARD\n"
 		"                     ($PISA_BOARD_SIM: the folder of tb_board_BOARD.vvp)\n"
+		"  --burst N          with a board target, after the test passed: N copies\n"
+		"                     of a frame (the first packet the file sends into the\n"
+		"                     port, else its first packet) into every port of the\n"
+		"                     board at once, back to back at line rate (1..30000).\n"
+		"                     Passes when every frame is counted by its MAC (to the\n"
+		"                     switch, dropped for a full RX buffer, or bad), no port\n"
+		"                     starves, and each frame that reached the switch produced\n"
+		"                     what it produced alone; prints a line per port and the\n"
+		"                     rates before the PASS/FAIL line\n"
 		"  --rtl-harness VVP  that harness (default: $PISA_RTL_HARNESS, else\n"
 		"                     ../sim/ or ../../sim/ beside " PROG "; a command or\n"
 		"                     packet may take $PISA_RTL_TIMEOUT s, default 120)\n"
@@ -67,7 +77,8 @@ static void usage(FILE *f)
 		"                     model's trace to stderr\n"
 		"  -h, --help         this text\n"
 		"\n"
-		"Output: one line on stdout, \"PASS name\" or \"FAIL name: first difference\"\n"
+		"Output: one line on stdout (after --burst's report), \"PASS name\" or\n"
+		"\"FAIL name: first difference\"\n"
 		"(name = TEST.stf's basename without .stf; packets and bytes count from 0).\n"
 		"Errors go to stderr; a bad STF line as \"TEST.stf:LINE: reason\".\n"
 		"\n"
@@ -258,7 +269,7 @@ int main(int argc, char **argv)
 	const char *pos[2] = { NULL, NULL };
 	char *inc[MAX_INCLUDES];
 	int ninc = 0, npos = 0, i, rc = 2, e;
-	struct stf_opts o = { 0, stderr, NULL, NULL, NULL, NULL };
+	struct stf_opts o = { .log = stderr };
 	struct stf_file f = { 0, NULL };
 	struct pisa_image *img = NULL;
 	char err[1024], tmpdir[64] = "", out[128] = "", p4lower[PATH_MAX + 16];
@@ -282,6 +293,14 @@ int main(int argc, char **argv)
 			harness = v;
 		} else if ((v = opt_value(argc, argv, &i, "--board"))) {
 			board = v;
+		} else if ((v = opt_value(argc, argv, &i, "--burst"))) {
+			char *end;
+
+			o.burst = strtoul(v, &end, 10);
+			if (*end || o.burst < 1 || o.burst > 30000) {
+				fprintf(stderr, PROG ": --burst %s: want 1 to 30000 frames a port\n", v);
+				return 2;
+			}
 		} else if (!strncmp(a, "-I", 2)) {
 			if (ninc == MAX_INCLUDES) {
 				fprintf(stderr, PROG ": more than %d -I options\n", MAX_INCLUDES);
@@ -328,8 +347,13 @@ int main(int argc, char **argv)
 		}
 		o.board_vvp = board_vvp;
 		o.board_vpi_dir = board_dir;
+		o.board_ports = pisa_profile_find(bname)->ports;
 	} else if (strcmp(target, "model") && strcmp(target, "rtl")) {
 		fprintf(stderr, PROG ": unknown target '%s' (model, rtl or board:BOARD)\n", target);
+		return 2;
+	}
+	if (o.burst && !o.board_vvp) {
+		fprintf(stderr, PROG ": --burst needs --target board:BOARD\n");
 		return 2;
 	}
 	if (!strcmp(target, "rtl")) {

@@ -80,6 +80,9 @@ char *stf_xlate(const struct pisa_image *img, const struct stf_stmt *s, char *er
 int stf_compare(const struct stf_stmt *exp, const unsigned char *data, size_t len,
 		char *msg, size_t msglen);
 
+/* A packet statement's bytes (malloc'ed, *len of them), or NULL when out of memory. */
+unsigned char *stf_packet_bytes(const struct stf_stmt *s, size_t *len);
+
 /* Writes at most max_bytes of data as hex, then "..." if longer. */
 void stf_hex(char *buf, size_t buflen, const unsigned char *data, size_t len, size_t max_bytes);
 
@@ -93,12 +96,16 @@ struct stf_opts {
 					 * the image loaded from image_path over its UART */
 	const char *board_vpi_dir;
 	const char *image_path;
+	unsigned long burst;		/* board only: after the test, a burst of this many
+					 * frames into each of board_ports ports (stf_burst.c),
+					 * its report to stdout */
+	unsigned board_ports;
 };
 
 /*
- * Runs a parsed STF file on pisa-model (or the RTL) with img. Returns 0 (pass), 1 (fail,
- * first difference in msg), 2 (a statement could not run: "LINE: reason" in
- * msg) or 3 (the switch could not be set up: a reason in msg).
+ * Runs a parsed STF file on pisa-model (or the RTL, or a board) with img. Returns 0 (pass),
+ * 1 (fail, first difference in msg), 2 (a statement could not run: "LINE: reason" in
+ * msg) or 3 (the switch could not be set up, or the burst could not run: a reason in msg).
  */
 int stf_run(const struct pisa_image *img, const struct stf_file *f, const struct stf_opts *o,
 	    char *msg, size_t msglen);

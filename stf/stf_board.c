@@ -3,7 +3,8 @@
  * stf_board.c: the board-level simulation as a switch (stf_board.h). The simulation serves two
  * Unix sockets in a temporary folder: "ctl" carries the control link's bytes to and from the
  * top's UART pins (sim/cosim/pisa_vpi.c), "pkt" the frames to and from its PHY pins
- * (sim/board/pisa_vpi_pkt.c: "p PORT LEN B.." in; "o PORT LEN B.." per frame out, then "d").
+ * (sim/board/pisa_vpi_pkt.c: "p PORT LEN B.." in, or "b PORT COUNT LEN B.." per port and "g";
+ * "o PORT LEN B.." per frame out, after a "g" "c" and "t" lines, then "d").
  * The image is loaded and every table write made with lib/pisa_link.c, synchronously, exactly
  * as pisad does it over a board's UART.
  */
@@ -191,24 +192,17 @@ static char *get_line(struct stf_board *b)
 	return NULL;
 }
 
-int stf_board_inject(struct stf_board *b, unsigned port, const uint8_t *d, size_t len,
-		     stf_rtl_out_fn out, void *arg)
+/* Writes a request line: the letter, its numbers, then the frame's bytes (if any). */
+static int put_request(struct stf_board *b, const char *head, const uint8_t *d, size_t len)
 {
-	static uint8_t frame[65536];
-	char *line, *p, *end;
-	size_t i, n;
-	FILE *f;
+	FILE *f = fdopen(dup(b->pfd), "w");
+	size_t i;
 
-	if (b->dead)
-		return -PISA_E_IO;
-	if (len == 0 || len > 65535)
-		return -PISA_E_INVAL;
-	f = fdopen(dup(b->pfd), "w");
 	if (!f) {
 		die(b, "cannot write to the board simulation");
 		return -PISA_E_IO;
 	}
-	fprintf(f, "p %x %zx", port, len);
+	fputs(head, f);
 	for (i = 0; i < len; i++)
 		fprintf(f, " %02x", d[i]);
 	fputc('\n', f);
@@ -216,29 +210,109 @@ int stf_board_inject(struct stf_board *b, unsigned port, const uint8_t *d, size_
 		die(b, "cannot write to the board simulation");
 		return -PISA_E_IO;
 	}
-	while ((line = get_line(b)) && line[0] == 'o') {
-		unsigned oport;
-		int used;
+	return 0;
+}
 
-		if (sscanf(line + 1, "%x %zx%n", &oport, &n, &used) != 2 || n > sizeof(frame))
-			break;
-		p = line + 1 + used;
-		for (i = 0; i < n; i++, p = end) {
-			unsigned long v = strtoul(p, &end, 16);
+/* An "o PORT LEN B.." line to out; 0, or -1 when it is malformed. */
+static int frame_out(char *line, stf_rtl_out_fn out, void *arg)
+{
+	static uint8_t frame[65536];
+	unsigned oport;
+	size_t i, n;
+	char *p, *end;
+	int used;
 
-			if (end == p || v > 0xFF)
-				break;
-			frame[i] = (uint8_t)v;
-		}
-		if (i < n)
-			break;
-		out(arg, (uint16_t)oport, frame, n);
+	if (sscanf(line + 1, "%x %zx%n", &oport, &n, &used) != 2 || n > sizeof(frame))
+		return -1;
+	p = line + 1 + used;
+	for (i = 0; i < n; i++, p = end) {
+		unsigned long v = strtoul(p, &end, 16);
+
+		if (end == p || v > 0xFF)
+			return -1;
+		frame[i] = (uint8_t)v;
 	}
-	if (!line || strcmp(line, "d")) {
-		die(b, "the board simulation answered a frame with something else");
+	out(arg, (uint16_t)oport, frame, n);
+	return 0;
+}
+
+/* The answer to a request: frames to out, counters and times into res (may be NULL), up to
+ * the "d" line. */
+static int answer(struct stf_board *b, stf_rtl_out_fn out, void *arg, struct stf_board_burst *res)
+{
+	char *line;
+	int ok = 1;
+
+	while (ok && (line = get_line(b)) && strcmp(line, "d")) {
+		unsigned v[8];
+		unsigned long long t[3];
+
+		if (line[0] == 'o') {
+			ok = frame_out(line, out, arg) == 0;
+		} else if (line[0] == 'c' && res && sscanf(line + 1, "%x %x %x %x %x %x %x %x", &v[0],
+				&v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8 &&
+			   v[0] < STF_BOARD_MAX_PORTS) {
+			struct stf_board_mac *m = &res->mac[v[0]];
+
+			*m = (struct stf_board_mac){ v[1], v[2], v[3], v[4], v[5], v[6], v[7] };
+			if (v[0] >= res->nports)
+				res->nports = v[0] + 1;
+		} else if (line[0] == 't' && res &&
+			   sscanf(line + 1, "%llx %llx %llx", &t[0], &t[1], &t[2]) == 3) {
+			res->in_ns = t[0];
+			res->out_ns = t[1];
+			res->clk_ns = (unsigned)t[2];
+		} else {
+			ok = 0;
+		}
+	}
+	if (!ok || !line) {
+		die(b, "the board simulation answered a request with something else");
 		return -PISA_E_IO;
 	}
 	return 0;
+}
+
+int stf_board_inject(struct stf_board *b, unsigned port, const uint8_t *d, size_t len,
+		     stf_rtl_out_fn out, void *arg)
+{
+	char head[64];
+	int e;
+
+	if (b->dead)
+		return -PISA_E_IO;
+	if (len == 0 || len > 65535)
+		return -PISA_E_INVAL;
+	snprintf(head, sizeof(head), "p %x %zx", port, len);
+	e = put_request(b, head, d, len);
+	return e < 0 ? e : answer(b, out, arg, NULL);
+}
+
+int stf_board_burst(struct stf_board *b, unsigned nports, const uint8_t *const *frame,
+		    const size_t *len, unsigned long count, stf_rtl_out_fn out, void *arg,
+		    struct stf_board_burst *res)
+{
+	char head[64];
+	unsigned p;
+	int e;
+
+	if (b->dead)
+		return -PISA_E_IO;
+	if (nports > STF_BOARD_MAX_PORTS || count > 0xFFFFFF)
+		return -PISA_E_INVAL;
+	for (p = 0; count && p < nports; p++) {
+		if (len[p] == 0)
+			continue;
+		if (len[p] > 65535)
+			return -PISA_E_INVAL;
+		snprintf(head, sizeof(head), "b %x %lx %zx", p, count, len[p]);
+		e = put_request(b, head, frame[p], len[p]);
+		if (e < 0)
+			return e;
+	}
+	memset(res, 0, sizeof(*res));
+	e = put_request(b, "g", NULL, 0);
+	return e < 0 ? e : answer(b, out, arg, res);
 }
 
 const char *stf_board_error(const struct stf_board *b)

@@ -92,8 +92,7 @@ static int hexval(char c)
 	return c <= '9' ? c - '0' : c - 'a' + 10;
 }
 
-/* Packet data nibbles -> bytes (the parser checked the count is even). */
-static unsigned char *unhex(const struct stf_stmt *s, size_t *len)
+unsigned char *stf_packet_bytes(const struct stf_stmt *s, size_t *len)
 {
 	unsigned char *d = malloc(s->ndata / 2 + 1);
 	size_t i;
@@ -262,7 +261,7 @@ int stf_run(const struct pisa_image *img, const struct stf_file *f, const struct
 		case STF_PACKET:
 			now += cli_since ? STF_CLI_WAIT_US : STF_PACKET_GAP_US;
 			cli_since = 0;
-			data = unhex(s, &len);
+			data = stf_packet_bytes(s, &len);
 			if (!data) {
 				msgf(msg, msglen, "out of memory");
 				goto out;
@@ -313,6 +312,11 @@ int stf_run(const struct pisa_image *img, const struct stf_file *f, const struct
 		fprintf(o->log, "stf: %llu packets to ports above %d ignored\n",
 			(unsigned long long)r->lost, STF_MAX_PORT);
 	rc = check(r, f, named, msg, msglen);
+	if (rc == 0 && bd && o->burst) {
+		e = stf_burst_run(bd, f, o->board_ports, o->burst, stdout, o->verbose ? o->log : NULL,
+				  msg, msglen);
+		rc = e < 0 ? 3 : e;
+	}
 	goto out;
 line_err:
 	rc = 2;

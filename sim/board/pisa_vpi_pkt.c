@@ -4,16 +4,27 @@
  * Unix stream socket that pisa-stf --target board:NAME (stf/stf_board.c) connects to, one line
  * per request and answer, numbers in hex:
  *   -> "p PORT LEN B0 .. B(LEN-1)"   send this frame into PORT's PHY
+ *   -> "b PORT COUNT LEN B0 .."      stage COUNT copies of this frame for PORT (sent by "g")
+ *   -> "g"                           send every staged frame: all ports at once, each port's
+ *                                    copies back to back at the minimum gap (line rate)
  *   <- "o PORT LEN B0 .."            a frame the switch sent on PORT's PHY (one per frame)
- *   <- "d"                           the frame and everything it caused are done
+ *   <- "c PORT RXF RXDROP FCS RUNT GIANT TXF TXDROP"   after a "g": each port's MAC counters
+ *   <- "t IN_NS OUT_NS CLK_NS"       after a "g": simulated ns from the start to the last frame
+ *                                    in, and to the last frame out (0: none came out); the core
+ *                                    clock's period
+ *   <- "d"                           the request and everything it caused are done
  *
  *   $pkt_open(path)    removes a stale socket file, listens; returns 0
- *   $pkt_poll          accepts the connection, reads what is there; returns LEN (> 0) when a
- *                      whole request is in (it becomes the current one), 0 when none, -1 when
- *                      the peer closed (the test is over)
- *   $pkt_port          the current request's port;  $pkt_byte(i)  its byte i
+ *   $pkt_poll          accepts the connection, reads what is there; returns 1 when a request
+ *                      is ready to run ("p" or "g"), 0 when none, -1 when the peer closed (the
+ *                      test is over)
+ *   $pkt_burst         1 if the ready request is a "g" (report counters and times)
+ *   $pkt_count(port)   copies to send into port (0: none);  $pkt_len(port)  their length
+ *   $pkt_byte(port, i) byte i of port's frame
  *   $pkt_obyte(b)      appends b to the answer frame;  $pkt_osend(port)  writes it as "o"
- *   $pkt_done          writes "d"
+ *   $pkt_ocount(port, rxf, rxdrop, fcs, runt, giant, txf, txdrop)   writes a "c" line
+ *   $pkt_otime(in_ns, out_ns, clk_ns)   writes the "t" line
+ *   $pkt_done          writes "d"; nothing stays staged
  * Errors end the simulation with "pisa_vpi_pkt: error: ...". Nothing blocks except a write
  * to a peer that does not read.
  */
@@ -29,6 +40,7 @@
 #include <vpi_user.h>
 
 #define MAX_LEN 65536
+#define MAX_PORTS 16		/* frames for ports beyond go nowhere, as on a board without them */
 #define LINE_MAX (MAX_LEN * 3 + 64)
 
 extern void vpip_set_return_value(int value) __attribute__((weak));
@@ -38,8 +50,11 @@ static struct {
 	char path[108];
 	char in[LINE_MAX];
 	size_t nin;
-	unsigned char pkt[MAX_LEN];
-	long port, len;
+	struct {
+		unsigned char d[MAX_LEN];
+		long len, count;
+	} port[MAX_PORTS];
+	int burst;
 	unsigned char out[MAX_LEN];
 	long nout;
 } P = { .lfd = -1, .cfd = -1 };
@@ -136,28 +151,55 @@ static PLI_INT32 open_calltf(PLI_BYTE8 *user)
 	return 0;
 }
 
-/* A whole line in P.in: parse it into the current request; 1 on success. */
-static int parse(char *line)
+/* A "p" or "b" line's frame, staged for its port; 1 on success. */
+static int stage(char *p, int with_count)
 {
-	char *p = line + 1, *end;
-	long i;
+	static unsigned char d[MAX_LEN];
+	long port, count = 1, len, i;
+	char *end;
 
-	if (line[0] != 'p')
+	port = strtol(p, &end, 16);
+	if (end == p || port < 0)
 		return 0;
-	P.port = strtol(p, &end, 16);
-	if (end == p)
-		return 0;
-	p = end;
-	P.len = strtol(p, &end, 16);
-	if (end == p || P.len < 1 || P.len > MAX_LEN)
-		return 0;
-	for (i = 0; i < P.len; i++) {
+	if (with_count) {
 		p = end;
-		P.pkt[i] = (unsigned char)strtoul(p, &end, 16);
+		count = strtol(p, &end, 16);
+		if (end == p || count < 1 || count > 0xFFFFFF)
+			return 0;
+	}
+	p = end;
+	len = strtol(p, &end, 16);
+	if (end == p || len < 1 || len > MAX_LEN)
+		return 0;
+	for (i = 0; i < len; i++) {
+		p = end;
+		d[i] = (unsigned char)strtoul(p, &end, 16);
 		if (end == p)
 			return 0;
 	}
+	if (port < MAX_PORTS) {
+		memcpy(P.port[port].d, d, (size_t)len);
+		P.port[port].len = len;
+		P.port[port].count = count;
+	}
 	return 1;
+}
+
+/* A whole line in P.in: 1 when it makes a request ready, 0 when it staged a burst, -1 when
+ * it is malformed. */
+static int parse(char *line)
+{
+	switch (line[0]) {
+	case 'p':
+		P.burst = 0;
+		return stage(line + 1, 0) ? 1 : -1;
+	case 'b':
+		return stage(line + 1, 1) ? 0 : -1;
+	case 'g':
+		P.burst = 1;
+		return line[1] == '\0' ? 1 : -1;
+	}
+	return -1;
 }
 
 static PLI_INT32 poll_calltf(PLI_BYTE8 *user)
@@ -165,6 +207,7 @@ static PLI_INT32 poll_calltf(PLI_BYTE8 *user)
 	vpiHandle call = vpi_handle(vpiSysTfCall, NULL);
 	char *nl;
 	ssize_t n;
+	int ready;
 
 	(void)user;
 	if (P.lfd < 0) {
@@ -199,30 +242,60 @@ static PLI_INT32 poll_calltf(PLI_BYTE8 *user)
 		return 0;
 	}
 	*nl = '\0';
-	if (!parse(P.in)) {
-		fatal("a malformed request line (want \"p PORT LEN BYTES\")");
+	ready = parse(P.in);
+	if (ready < 0) {
+		fatal("a malformed request line (want \"p PORT LEN BYTES\", \"b PORT COUNT LEN "
+		      "BYTES\" or \"g\")");
 		return 0;
 	}
 	memmove(P.in, nl + 1, P.nin - (size_t)(nl + 1 - P.in));
 	P.nin -= (size_t)(nl + 1 - P.in);
-	put_int(call, P.len);
+	put_int(call, ready);
 	return 0;
 }
 
-static PLI_INT32 port_calltf(PLI_BYTE8 *user)
+static PLI_INT32 burst_calltf(PLI_BYTE8 *user)
 {
 	(void)user;
-	put_int(vpi_handle(vpiSysTfCall, NULL), P.port);
+	put_int(vpi_handle(vpiSysTfCall, NULL), P.burst);
+	return 0;
+}
+
+/* Argument 0 as a port that can have a staged frame, else -1. */
+static long port_arg(vpiHandle call)
+{
+	long port = arg_int(call, 0);
+
+	return port >= 0 && port < MAX_PORTS ? port : -1;
+}
+
+static PLI_INT32 count_calltf(PLI_BYTE8 *user)
+{
+	vpiHandle call = vpi_handle(vpiSysTfCall, NULL);
+	long port = port_arg(call);
+
+	(void)user;
+	put_int(call, port < 0 ? 0 : P.port[port].count);
+	return 0;
+}
+
+static PLI_INT32 len_calltf(PLI_BYTE8 *user)
+{
+	vpiHandle call = vpi_handle(vpiSysTfCall, NULL);
+	long port = port_arg(call);
+
+	(void)user;
+	put_int(call, port < 0 ? 0 : P.port[port].len);
 	return 0;
 }
 
 static PLI_INT32 byte_calltf(PLI_BYTE8 *user)
 {
 	vpiHandle call = vpi_handle(vpiSysTfCall, NULL);
-	long i = arg_int(call, 0);
+	long port = port_arg(call), i = arg_int(call, 1);
 
 	(void)user;
-	put_int(call, i >= 0 && i < P.len ? P.pkt[i] : 0);
+	put_int(call, port >= 0 && i >= 0 && i < P.port[port].len ? P.port[port].d[i] : 0);
 	return 0;
 }
 
@@ -255,9 +328,43 @@ static PLI_INT32 osend_calltf(PLI_BYTE8 *user)
 	return 0;
 }
 
-static PLI_INT32 done_calltf(PLI_BYTE8 *user)
+/* Writes a line: the letter, then the call's NARGS integer arguments in hex. */
+static void send_ints(vpiHandle call, char letter, int nargs)
+{
+	char line[16 * 12];
+	size_t n = 0;
+	int i;
+
+	line[n++] = letter;
+	for (i = 0; i < nargs; i++)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " %lx",
+				      (unsigned long)arg_int(call, i) & 0xFFFFFFFFul);
+	line[n++] = '\n';
+	send_all(line, n);
+	put_int(call, 0);
+}
+
+static PLI_INT32 ocount_calltf(PLI_BYTE8 *user)
 {
 	(void)user;
+	send_ints(vpi_handle(vpiSysTfCall, NULL), 'c', 8);
+	return 0;
+}
+
+static PLI_INT32 otime_calltf(PLI_BYTE8 *user)
+{
+	(void)user;
+	send_ints(vpi_handle(vpiSysTfCall, NULL), 't', 3);
+	return 0;
+}
+
+static PLI_INT32 done_calltf(PLI_BYTE8 *user)
+{
+	int i;
+
+	(void)user;
+	for (i = 0; i < MAX_PORTS; i++)
+		P.port[i].count = 0;
 	send_all("d\n", 2);
 	put_int(vpi_handle(vpiSysTfCall, NULL), 0);
 	return 0;
@@ -300,10 +407,14 @@ static void pkt_register(void)
 
 	reg("$pkt_open", open_calltf);
 	reg("$pkt_poll", poll_calltf);
-	reg("$pkt_port", port_calltf);
+	reg("$pkt_burst", burst_calltf);
+	reg("$pkt_count", count_calltf);
+	reg("$pkt_len", len_calltf);
 	reg("$pkt_byte", byte_calltf);
 	reg("$pkt_obyte", obyte_calltf);
 	reg("$pkt_osend", osend_calltf);
+	reg("$pkt_ocount", ocount_calltf);
+	reg("$pkt_otime", otime_calltf);
 	reg("$pkt_done", done_calltf);
 	memset(&cb, 0, sizeof(cb));
 	cb.reason = cbEndOfSimulation;

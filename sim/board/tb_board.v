@@ -13,7 +13,9 @@
 // pad, and sends it on: STF expectations for such frames must be prefixes, without '$'); a
 // frame the switch sends shorter than 60 bytes is reported at the length it sent (counted on
 // the MAC's tx stream), without the MAC's padding. A request
-// is done ("d") when nothing has moved for QUIET core cycles after its frame went in.
+// is done ("d") when nothing has moved for QUIET core cycles after its frames went in. A burst
+// ("b" lines, then "g": pisa_vpi_pkt.c) puts frames on every port at once, back to back at line
+// rate, and reads back each MAC's counters (hierarchically: no message carries them yet).
 // The core clock drives the oscillator pin (FAMILY "sim": the PLL is a wire); REF_CLK is 50 MHz;
 // on the Colorlight the core clock is also the RGMII transmit clock (125 MHz) and each PHY's RXC
 // is its own 125 MHz clock. Time unit: 1 ns.
@@ -145,83 +147,129 @@ always begin : host_rx
 	end
 end
 
-// ---- frames in: a request's frame into its port's PHY, as RMII dibits ----
+// ---- frames in: each port's sender puts its staged frame on its PHY's pins COUNT times ----
+// A request ("p": one frame on one port; "g": a burst on every port that has one staged) starts
+// the senders together; each sends its copies back to back, 12 idle bytes after each (line
+// rate). After a burst, each port's MAC counters and the times go back ("c" and "t" lines).
 reg sending = 1'b0;
 integer quiet = 0;
-reg [7:0] fb [0:65535];
-integer flen, fport, fi, fj;
-reg [31:0] fcrc;
+reg [N-1:0] go = {N{1'b0}}, busy = {N{1'b0}};
+time t_go = 0, t_in = 0, t_out = 0;
+integer req, fi;
 
 `ifdef BOARD_COLORLIGHT
-// One byte time on port's RGMII: the low nibble and RX_DV a quarter period before RXC rises,
-// the high nibble (RX_ER = 0) a quarter period before it falls.
-task rgmii_byte(input integer port, input [7:0] b, input dv);
-	begin
-		@(negedge rx_clk[port]);
-		#2;
-		rxd[4 * port +: 4] = b[3:0];
-		rx_ctl[port] = dv;
-		@(posedge rx_clk[port]);
-		#2;
-		rxd[4 * port +: 4] = b[7:4];
-	end
-endtask
+`define MAC_PORT(i) dut.u_ports.g_rgmii.g_port[i]
 `else
-task dibit(input integer port, input [1:0] d, input dv);
-	begin
-		@(posedge ref_clk);
-		rxd[2 * port +: 2] <= d;
-		crs_dv[port] <= dv;
-	end
-endtask
+`define MAC_PORT(i) dut.u_ports.g_rmii.g_port[i]
 `endif
+wire [16*N-1:0] c_rxf, c_rxdrop, c_fcs, c_runt, c_giant, c_txf, c_txdrop;
+
+genvar g;
+generate
+	for (g = 0; g < N; g = g + 1) begin : g_in
+		assign c_rxf[16 * g +: 16] = `MAC_PORT(g).c_rf;
+		assign c_rxdrop[16 * g +: 16] = `MAC_PORT(g).c_rdrop;
+		assign c_fcs[16 * g +: 16] = `MAC_PORT(g).c_fcs;
+		assign c_runt[16 * g +: 16] = `MAC_PORT(g).c_runt;
+		assign c_giant[16 * g +: 16] = `MAC_PORT(g).c_giant;
+		assign c_txf[16 * g +: 16] = `MAC_PORT(g).c_tf;
+		assign c_txdrop[16 * g +: 16] = `MAC_PORT(g).c_tdrop;
+
+		reg [7:0] fb [0:65535 + 4];
+		integer len, count, i, j, k;
+		reg [31:0] crc;
+`ifdef BOARD_COLORLIGHT
+		// One byte time on the RGMII pins: the low nibble and RX_DV a quarter period before
+		// RXC rises, the high nibble (RX_ER = 0) a quarter period before it falls.
+		task line_byte(input [7:0] b, input dv);
+			begin
+				@(negedge rx_clk[g]);
+				#2;
+				rxd[4 * g +: 4] = b[3:0];
+				rx_ctl[g] = dv;
+				@(posedge rx_clk[g]);
+				#2;
+				rxd[4 * g +: 4] = b[7:4];
+			end
+		endtask
+`else
+		// One byte time on the RMII pins: four dibits, low first, CRS_DV = dv.
+		task line_byte(input [7:0] b, input dv);
+			integer d;
+			begin
+				for (d = 0; d < 4; d = d + 1) begin
+					@(posedge ref_clk);
+					rxd[2 * g +: 2] <= b[2 * d +: 2];
+					crs_dv[g] <= dv;
+				end
+			end
+		endtask
+`endif
+		always begin : sender
+			@(posedge clk);
+			if (go[g]) begin
+				busy[g] = 1'b1;
+				go[g] = 1'b0;
+				len = $pkt_len(g);
+				count = $pkt_count(g);
+				for (i = 0; i < len; i = i + 1)
+					fb[i] = $pkt_byte(g, i);
+				// a host pads a short frame to 60 bytes, as on a wire
+				for (i = len; i < 60; i = i + 1)
+					fb[i] = 8'h00;
+				if (len < 60)
+					len = 60;
+				crc = 32'hFFFFFFFF;
+				for (i = 0; i < len; i = i + 1)
+					crc = crc_byte(crc, fb[i]);
+				crc = ~crc;
+				for (i = 0; i < 4; i = i + 1)
+					fb[len + i] = crc[8 * i +: 8];
+				for (k = 0; k < count; k = k + 1) begin
+					for (j = 0; j < 7; j = j + 1)
+						line_byte(8'h55, 1'b1);
+					line_byte(8'hD5, 1'b1);
+					for (j = 0; j < len + 4; j = j + 1)
+						line_byte(fb[j], 1'b1);
+					for (j = 0; j < 12; j = j + 1)
+						line_byte(8'h00, 1'b0);
+				end
+				busy[g] = 1'b0;
+			end
+		end
+	end
+endgenerate
+`undef MAC_PORT
 
 always begin : frames_in
 	@(posedge clk);
 	if (!sending && quiet >= 16) begin
-		flen = $pkt_poll;
-		if (flen < 0)
+		req = $pkt_poll;
+		if (req < 0)
 			$finish;
-		if (flen > 0) begin
+		if (req > 0) begin
 			sending = 1'b1;
-			fport = $pkt_port;
-			fcrc = 32'hFFFFFFFF;
-			for (fi = 0; fi < flen; fi = fi + 1)
-				fb[fi] = $pkt_byte(fi);
-			// a host pads a short frame to 60 bytes, as on a wire
-			for (fi = flen; fi < 60; fi = fi + 1)
-				fb[fi] = 8'h00;
-			if (flen < 60)
-				flen = 60;
-			for (fi = 0; fi < flen; fi = fi + 1)
-				fcrc = crc_byte(fcrc, fb[fi]);
-			fcrc = ~fcrc;
-			for (fi = 0; fi < 4; fi = fi + 1)
-				fb[flen + fi] = fcrc[8 * fi +: 8];
-			if (fport >= 0 && fport < N) begin
-`ifdef BOARD_COLORLIGHT
-				for (fi = 0; fi < 7; fi = fi + 1)
-					rgmii_byte(fport, 8'h55, 1'b1);
-				rgmii_byte(fport, 8'hD5, 1'b1);
-				for (fi = 0; fi < flen + 4; fi = fi + 1)
-					rgmii_byte(fport, fb[fi], 1'b1);
-				for (fi = 0; fi < 12; fi = fi + 1)
-					rgmii_byte(fport, 8'h00, 1'b0);
-`else
-				for (fi = 0; fi < 31; fi = fi + 1)
-					dibit(fport, 2'b01, 1'b1);
-				dibit(fport, 2'b11, 1'b1);
-				for (fi = 0; fi < flen + 4; fi = fi + 1)
-					for (fj = 0; fj < 4; fj = fj + 1)
-						dibit(fport, fb[fi][2 * fj +: 2], 1'b1);
-				dibit(fport, 2'b00, 1'b0);
-`endif
-			end
+			t_go = $time;
+			t_out = $time;
 			// (a port the board does not have: nothing goes in, the answer is "d")
+			for (fi = 0; fi < N; fi = fi + 1)
+				if ($pkt_count(fi) > 0)
+					go[fi] = 1'b1;
+			while (go != 0 || busy != 0)
+				@(posedge clk);
+			t_in = $time;
 			quiet = 0;
 			sending = 1'b0;
 			while (quiet < QUIET)
 				@(posedge clk);
+			if ($pkt_burst) begin
+				for (fi = 0; fi < N; fi = fi + 1)
+					r = $pkt_ocount(fi, c_rxf[16 * fi +: 16], c_rxdrop[16 * fi +: 16],
+						c_fcs[16 * fi +: 16], c_runt[16 * fi +: 16],
+						c_giant[16 * fi +: 16], c_txf[16 * fi +: 16],
+						c_txdrop[16 * fi +: 16]);
+				r = $pkt_otime(t_in - t_go, t_out - t_go, 2 * CORE_HALF);
+			end
 			r = $pkt_done;
 		end
 	end
@@ -237,7 +285,6 @@ always @(posedge clk) begin
 end
 
 // ---- frames out: each port's TX pins, and the lengths the switch sent ----
-genvar g;
 generate
 	for (g = 0; g < N; g = g + 1) begin : g_mon
 		// lengths of the frames handed to this port's MAC, in order
@@ -308,6 +355,7 @@ generate
 					for (k = 0; k < len; k = k + 1)
 						r = $pkt_obyte(ob[8 + k]);
 					r = $pkt_osend(g);
+					t_out = $time;
 				end
 			end
 		end

@@ -60,6 +60,12 @@ run 2 "$stf" --target fpga --image x.pisa "$good"
 check "--target fpga exit 2" '[[ "$err" == *"unknown target"* ]]' "stderr '$err'"
 run 2 "$stf" --target board:nosuch --image x.pisa "$good"
 check "--target board:nosuch exit 2" '[[ "$err" == *"no board simulation for it"* ]]' "stderr '$err'"
+run 2 "$stf" --burst 10 --image x.pisa "$good"
+check "--burst without a board exit 2" '[[ "$err" == *"--burst needs --target board:BOARD"* ]]' "stderr '$err'"
+for n in 0 30001 12x; do
+	run 2 "$stf" --burst "$n" --target board:icebreaker --image x.pisa "$good"
+	check "--burst $n exit 2" '[[ "$err" == *"--burst $n: want 1 to 30000 frames a port"* ]]' "stderr '$err'"
+done
 run 2 "$stf" --image "$tmp/none.pisa" "$good"
 check "missing image exit 2" '[[ "$err" == "pisa-stf: $tmp/none.pisa: "* ]]' "stderr '$err'"
 head -c 300 /dev/urandom >"$tmp/garbage.pisa"
