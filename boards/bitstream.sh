@@ -5,6 +5,9 @@
 # every clock against its target. Exit 0 only when the design fits and meets every clock.
 # Logs stay in OUT: yosys.log, nextpnr.log, report.json.
 set -u
+# (the whole script is one block, read before it runs: editing the file during a long build
+# cannot change what this run does)
+{
 fail() { echo "FAIL bitstream/$BOARD/$TOP: $*"; exit 1; }
 need() { command -v "$1" >/dev/null 2>&1 || fail "$1 not found ($2)"; }
 
@@ -136,3 +139,5 @@ else
 	bit=$OUT/$TOP.bit
 fi
 echo "PASS bitstream/$BOARD/$TOP: $bit ($(wc -c <"$bit") bytes; synthesis $((t1 - t0)) s, place and route $((t2 - t1)) s)"
+exit
+}
