@@ -119,15 +119,13 @@ awk '/Device utilisation:/ { n = 0; delete u; on = 1; next }
 	"$log.nextpnr.log"
 fmax=$("$(dirname "$0")/nextpnr-fmax.sh" "$log.nextpnr.log")
 [ -n "$fmax" ] && echo "$fmax" | sed 's/^/  /'
+# (nextpnr exits non-zero on a missed clock too: that reason first)
+if echo "$fmax" | grep -q "FAIL at"; then
+	fail "a clock misses its frequency: $(echo "$fmax" | grep -m1 'FAIL at' | tr -s ' ') (see $log.nextpnr.log)"
+fi
 if [ $rc -ne 0 ]; then
 	why=$(grep -m1 -E "ERROR|Unable to place|Timing|not enough" "$log.nextpnr.log")
-	if echo "$fmax" | grep -q "FAIL at"; then
-		fail "a clock misses its frequency: $(echo "$fmax" | grep -m1 'FAIL at' | tr -s ' ') (see $log.nextpnr.log)"
-	fi
 	fail "nextpnr failed: ${why:-see $log.nextpnr.log} (see $log.nextpnr.log)"
-fi
-if echo "$fmax" | grep -q "FAIL at"; then
-	fail "a clock misses its frequency: $(echo "$fmax" | grep -m1 'FAIL at' | tr -s ' ')"
 fi
 
 # ---- bitstream ----

@@ -3,8 +3,8 @@
  * stf_board.c: the board-level simulation as a switch (stf_board.h). The simulation serves two
  * Unix sockets in a temporary folder: "ctl" carries the control link's bytes to and from the
  * top's UART pins (sim/cosim/pisa_vpi.c), "pkt" the frames to and from its PHY pins
- * (sim/board/pisa_vpi_pkt.c: "p PORT LEN B.." in, or "b PORT COUNT LEN B.." per port and "g";
- * "o PORT LEN B.." per frame out, after a "g" "c" and "t" lines, then "d").
+ * (sim/board/pisa_vpi_pkt.c: "b PORT COUNT LEN B.." per port, then "g"; "o PORT LEN B.." per
+ * frame out, "c" and "t" lines, then "d").
  * The image is loaded and every table write made with lib/pisa_link.c, synchronously, exactly
  * as pisad does it over a board's UART.
  */
@@ -236,28 +236,25 @@ static int frame_out(char *line, stf_rtl_out_fn out, void *arg)
 	return 0;
 }
 
-/* The answer to a request: frames to out, counters and times into res (may be NULL), up to
- * the "d" line. */
-static int answer(struct stf_board *b, stf_rtl_out_fn out, void *arg, struct stf_board_burst *res)
+/* "g" and its answer: frames to out, counters and times into res, up to the "d" line. */
+static int go(struct stf_board *b, stf_rtl_out_fn out, void *arg, struct stf_board_burst *res)
 {
-	char *line;
-	int ok = 1;
+	char *line = NULL;
+	int ok = put_request(b, "g", NULL, 0) == 0;
 
+	memset(res, 0, sizeof(*res));
 	while (ok && (line = get_line(b)) && strcmp(line, "d")) {
-		unsigned v[8];
+		unsigned v[7];
 		unsigned long long t[3];
 
 		if (line[0] == 'o') {
 			ok = frame_out(line, out, arg) == 0;
-		} else if (line[0] == 'c' && res && sscanf(line + 1, "%x %x %x %x %x %x %x %x", &v[0],
-				&v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8 &&
-			   v[0] < STF_BOARD_MAX_PORTS) {
-			struct stf_board_mac *m = &res->mac[v[0]];
-
-			*m = (struct stf_board_mac){ v[1], v[2], v[3], v[4], v[5], v[6], v[7] };
+		} else if (line[0] == 'c' && sscanf(line + 1, "%x %x %x %x %x %x %x", &v[0], &v[1],
+				&v[2], &v[3], &v[4], &v[5], &v[6]) == 7 && v[0] < STF_BOARD_MAX_PORTS) {
+			res->mac[v[0]] = (struct stf_board_mac){ v[1], v[2], v[3], v[4], v[5], v[6] };
 			if (v[0] >= res->nports)
 				res->nports = v[0] + 1;
-		} else if (line[0] == 't' && res &&
+		} else if (line[0] == 't' &&
 			   sscanf(line + 1, "%llx %llx %llx", &t[0], &t[1], &t[2]) == 3) {
 			res->in_ns = t[0];
 			res->out_ns = t[1];
@@ -266,6 +263,8 @@ static int answer(struct stf_board *b, stf_rtl_out_fn out, void *arg, struct stf
 			ok = 0;
 		}
 	}
+	if (b->dead)
+		return -PISA_E_IO;
 	if (!ok || !line) {
 		die(b, "the board simulation answered a request with something else");
 		return -PISA_E_IO;
@@ -273,26 +272,34 @@ static int answer(struct stf_board *b, stf_rtl_out_fn out, void *arg, struct stf
 	return 0;
 }
 
+/* "b PORT COUNT LEN B..": count copies of a frame staged for port. */
+static int stage(struct stf_board *b, unsigned port, unsigned long count, const uint8_t *d,
+		 size_t len)
+{
+	char head[64];
+
+	if (len == 0 || len > 65535)
+		return -PISA_E_INVAL;
+	snprintf(head, sizeof(head), "b %x %lx %zx", port, count, len);
+	return put_request(b, head, d, len);
+}
+
 int stf_board_inject(struct stf_board *b, unsigned port, const uint8_t *d, size_t len,
 		     stf_rtl_out_fn out, void *arg)
 {
-	char head[64];
+	struct stf_board_burst res;
 	int e;
 
 	if (b->dead)
 		return -PISA_E_IO;
-	if (len == 0 || len > 65535)
-		return -PISA_E_INVAL;
-	snprintf(head, sizeof(head), "p %x %zx", port, len);
-	e = put_request(b, head, d, len);
-	return e < 0 ? e : answer(b, out, arg, NULL);
+	e = stage(b, port, 1, d, len);
+	return e < 0 ? e : go(b, out, arg, &res);
 }
 
 int stf_board_burst(struct stf_board *b, unsigned nports, const uint8_t *const *frame,
 		    const size_t *len, unsigned long count, stf_rtl_out_fn out, void *arg,
 		    struct stf_board_burst *res)
 {
-	char head[64];
 	unsigned p;
 	int e;
 
@@ -301,18 +308,11 @@ int stf_board_burst(struct stf_board *b, unsigned nports, const uint8_t *const *
 	if (nports > STF_BOARD_MAX_PORTS || count > 0xFFFFFF)
 		return -PISA_E_INVAL;
 	for (p = 0; count && p < nports; p++) {
-		if (len[p] == 0)
-			continue;
-		if (len[p] > 65535)
-			return -PISA_E_INVAL;
-		snprintf(head, sizeof(head), "b %x %lx %zx", p, count, len[p]);
-		e = put_request(b, head, frame[p], len[p]);
+		e = len[p] ? stage(b, p, count, frame[p], len[p]) : 0;
 		if (e < 0)
 			return e;
 	}
-	memset(res, 0, sizeof(*res));
-	e = put_request(b, "g", NULL, 0);
-	return e < 0 ? e : answer(b, out, arg, res);
+	return go(b, out, arg, res);
 }
 
 const char *stf_board_error(const struct stf_board *b)

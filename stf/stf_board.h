@@ -29,7 +29,7 @@ int stf_board_inject(struct stf_board *b, unsigned port, const uint8_t *d, size_
 
 /* A port's MAC counters (16 bits each, wrapping) as the board simulation read them. */
 struct stf_board_mac {
-	unsigned rx_frames, rx_drops, rx_fcs_errors, rx_runts, rx_giants, tx_frames, tx_drops;
+	unsigned rx_frames, rx_drops, rx_fcs_errors, rx_runts, rx_giants, tx_drops;
 };
 
 struct stf_board_burst {

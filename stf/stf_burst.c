@@ -20,21 +20,20 @@
 
 #define MAX_WANT 256		/* distinct (port, frame) outputs */
 
+/* An output of a frame alone: every copy of that frame that reaches the switch owes one. */
 struct want {
 	uint16_t port;
 	uint8_t *d;
 	size_t len;
-	unsigned long expected, got;
+	unsigned from;		/* the port the frame went in on */
 };
 
 struct burst {
 	struct want w[MAX_WANT];
 	size_t nw;
 	int oom, overflow;
-	/* the frame going in alone: its outputs are appended to w[] with from = in_port */
-	unsigned in_port;
-	size_t from[MAX_WANT];
-	/* during the burst */
+	unsigned in_port;	/* the frame going in alone */
+	/* during the burst: frames out per port, and those no frame alone produced */
 	int collecting;
 	unsigned long out[STF_BOARD_MAX_PORTS], unexpected;
 	uint16_t bad_port;
@@ -57,10 +56,7 @@ static void on_out(void *arg, uint16_t port, const uint8_t *d, size_t len)
 	struct want *w;
 
 	if (b->collecting) {
-		w = find(b, port, d, len);
-		if (w) {
-			w->got++;
-		} else if (b->unexpected++ == 0) {
+		if (!find(b, port, d, len) && b->unexpected++ == 0) {
 			b->bad_port = port;
 			stf_hex(b->bad_hex, sizeof(b->bad_hex), d, len, STF_HEX_BYTES);
 		}
@@ -82,7 +78,8 @@ static void on_out(void *arg, uint16_t port, const uint8_t *d, size_t len)
 	memcpy(w->d, d, len);
 	w->port = port;
 	w->len = len;
-	b->from[b->nw++] = b->in_port;
+	w->from = b->in_port;
+	b->nw++;
 }
 
 /* Each port's frame: the first packet into it, else the file's first. */
@@ -126,9 +123,9 @@ int stf_burst_run(struct stf_board *bd, const struct stf_file *f, unsigned nport
 	struct stf_board_burst before, after;
 	struct stf_board_mac d[STF_BOARD_MAX_PORTS];
 	struct burst *b = calloc(1, sizeof(*b));
-	unsigned long delivered = 0, want_q, got_q;
+	unsigned long delivered = 0, want_q;
 	unsigned p, q;
-	size_t i, k, lmin = 0, lmax = 0;
+	size_t i, lmin = 0, lmax = 0;
 	int rc = -1, e = 0;
 
 	if (!b) {
@@ -187,8 +184,7 @@ int stf_burst_run(struct stf_board *bd, const struct stf_file *f, unsigned nport
 		d[p] = (struct stf_board_mac){
 			delta(a->rx_frames, o->rx_frames), delta(a->rx_drops, o->rx_drops),
 			delta(a->rx_fcs_errors, o->rx_fcs_errors), delta(a->rx_runts, o->rx_runts),
-			delta(a->rx_giants, o->rx_giants), delta(a->tx_frames, o->tx_frames),
-			delta(a->tx_drops, o->tx_drops) };
+			delta(a->rx_giants, o->rx_giants), delta(a->tx_drops, o->tx_drops) };
 		delivered += d[p].rx_frames;
 	}
 	for (p = 0; p < nports; p++) {
@@ -238,25 +234,16 @@ int stf_burst_run(struct stf_board *bd, const struct stf_file *f, unsigned nport
 			 "(%lu such frames)", b->bad_port, b->bad_hex, b->unexpected);
 		goto out;
 	}
-	for (i = 0; i < b->nw; i++)
-		b->w[i].expected = d[b->from[i]].rx_frames;
+	/* every frame out is one that was wanted (above), so each port's count says it all */
 	for (q = 0; q < STF_BOARD_MAX_PORTS; q++) {
-		want_q = got_q = 0;
-		for (i = 0; i < b->nw; i++) {
-			if (b->w[i].port != q)
-				continue;
-			/* identical outputs of different frames are one kind: count them once */
-			for (k = 0; k < i && !(b->w[k].port == q && b->w[k].len == b->w[i].len &&
-					       !memcmp(b->w[k].d, b->w[i].d, b->w[i].len)); k++)
-				;
-			want_q += b->w[i].expected;
-			if (k == i)
-				got_q += b->w[i].got;
-		}
-		if (want_q != got_q + (q < nports ? d[q].tx_drops : 0)) {
+		want_q = 0;
+		for (i = 0; i < b->nw; i++)
+			if (b->w[i].port == q)
+				want_q += d[b->w[i].from].rx_frames;
+		if (want_q != b->out[q] + (q < nports ? d[q].tx_drops : 0)) {
 			snprintf(msg, msglen, "burst port %u: %lu frames out, expected %lu (one for each "
 				 "output of a frame that reached the switch) less %u dropped by the TX "
-				 "MAC", q, got_q, want_q, q < nports ? d[q].tx_drops : 0);
+				 "MAC", q, b->out[q], want_q, q < nports ? d[q].tx_drops : 0);
 			goto out;
 		}
 	}

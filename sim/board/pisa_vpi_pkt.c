@@ -3,26 +3,24 @@
  * pisa_vpi_pkt.c: the packet channel of the board-level simulation (sim/board/tb_board.v): a
  * Unix stream socket that pisa-stf --target board:NAME (stf/stf_board.c) connects to, one line
  * per request and answer, numbers in hex:
- *   -> "p PORT LEN B0 .. B(LEN-1)"   send this frame into PORT's PHY
- *   -> "b PORT COUNT LEN B0 .."      stage COUNT copies of this frame for PORT (sent by "g")
+ *   -> "b PORT COUNT LEN B0 .. B(LEN-1)"   stage COUNT copies of this frame for PORT
  *   -> "g"                           send every staged frame: all ports at once, each port's
  *                                    copies back to back at the minimum gap (line rate)
  *   <- "o PORT LEN B0 .."            a frame the switch sent on PORT's PHY (one per frame)
- *   <- "c PORT RXF RXDROP FCS RUNT GIANT TXF TXDROP"   after a "g": each port's MAC counters
- *   <- "t IN_NS OUT_NS CLK_NS"       after a "g": simulated ns from the start to the last frame
- *                                    in, and to the last frame out (0: none came out); the core
- *                                    clock's period
+ *   <- "c PORT RXF RXDROP FCS RUNT GIANT TXDROP"   then each port's MAC counters
+ *   <- "t IN_NS OUT_NS CLK_NS"       simulated ns from the start to the last frame in, and to
+ *                                    the last frame out (0: none came out); the core clock's
+ *                                    period
  *   <- "d"                           the request and everything it caused are done
  *
  *   $pkt_open(path)    removes a stale socket file, listens; returns 0
- *   $pkt_poll          accepts the connection, reads what is there; returns 1 when a request
- *                      is ready to run ("p" or "g"), 0 when none, -1 when the peer closed (the
- *                      test is over)
- *   $pkt_burst         1 if the ready request is a "g" (report counters and times)
+ *   $pkt_poll          accepts the connection, reads what is there; returns 1 when a "g" came
+ *                      (send what is staged), 0 when none, -1 when the peer closed (the test
+ *                      is over)
  *   $pkt_count(port)   copies to send into port (0: none);  $pkt_len(port)  their length
  *   $pkt_byte(port, i) byte i of port's frame
  *   $pkt_obyte(b)      appends b to the answer frame;  $pkt_osend(port)  writes it as "o"
- *   $pkt_ocount(port, rxf, rxdrop, fcs, runt, giant, txf, txdrop)   writes a "c" line
+ *   $pkt_ocount(port, rxf, rxdrop, fcs, runt, giant, txdrop)   writes a "c" line
  *   $pkt_otime(in_ns, out_ns, clk_ns)   writes the "t" line
  *   $pkt_done          writes "d"; nothing stays staged
  * Errors end the simulation with "pisa_vpi_pkt: error: ...". Nothing blocks except a write
@@ -54,7 +52,6 @@ static struct {
 		unsigned char d[MAX_LEN];
 		long len, count;
 	} port[MAX_PORTS];
-	int burst;
 	unsigned char out[MAX_LEN];
 	long nout;
 } P = { .lfd = -1, .cfd = -1 };
@@ -151,22 +148,20 @@ static PLI_INT32 open_calltf(PLI_BYTE8 *user)
 	return 0;
 }
 
-/* A "p" or "b" line's frame, staged for its port; 1 on success. */
-static int stage(char *p, int with_count)
+/* A "b" line's frame (after the letter), staged for its port; 1 on success. */
+static int stage(char *p)
 {
 	static unsigned char d[MAX_LEN];
-	long port, count = 1, len, i;
+	long port, count, len, i;
 	char *end;
 
 	port = strtol(p, &end, 16);
 	if (end == p || port < 0)
 		return 0;
-	if (with_count) {
-		p = end;
-		count = strtol(p, &end, 16);
-		if (end == p || count < 1 || count > 0xFFFFFF)
-			return 0;
-	}
+	p = end;
+	count = strtol(p, &end, 16);
+	if (end == p || count < 1 || count > 0xFFFFFF)
+		return 0;
 	p = end;
 	len = strtol(p, &end, 16);
 	if (end == p || len < 1 || len > MAX_LEN)
@@ -185,21 +180,12 @@ static int stage(char *p, int with_count)
 	return 1;
 }
 
-/* A whole line in P.in: 1 when it makes a request ready, 0 when it staged a burst, -1 when
- * it is malformed. */
+/* A whole line in P.in: 1 for "g", 0 when it staged a frame, -1 when it is malformed. */
 static int parse(char *line)
 {
-	switch (line[0]) {
-	case 'p':
-		P.burst = 0;
-		return stage(line + 1, 0) ? 1 : -1;
-	case 'b':
-		return stage(line + 1, 1) ? 0 : -1;
-	case 'g':
-		P.burst = 1;
-		return line[1] == '\0' ? 1 : -1;
-	}
-	return -1;
+	if (line[0] == 'b')
+		return stage(line + 1) ? 0 : -1;
+	return !strcmp(line, "g") ? 1 : -1;
 }
 
 static PLI_INT32 poll_calltf(PLI_BYTE8 *user)
@@ -244,20 +230,12 @@ static PLI_INT32 poll_calltf(PLI_BYTE8 *user)
 	*nl = '\0';
 	ready = parse(P.in);
 	if (ready < 0) {
-		fatal("a malformed request line (want \"p PORT LEN BYTES\", \"b PORT COUNT LEN "
-		      "BYTES\" or \"g\")");
+		fatal("a malformed request line (want \"b PORT COUNT LEN BYTES\" or \"g\")");
 		return 0;
 	}
 	memmove(P.in, nl + 1, P.nin - (size_t)(nl + 1 - P.in));
 	P.nin -= (size_t)(nl + 1 - P.in);
 	put_int(call, ready);
-	return 0;
-}
-
-static PLI_INT32 burst_calltf(PLI_BYTE8 *user)
-{
-	(void)user;
-	put_int(vpi_handle(vpiSysTfCall, NULL), P.burst);
 	return 0;
 }
 
@@ -347,7 +325,7 @@ static void send_ints(vpiHandle call, char letter, int nargs)
 static PLI_INT32 ocount_calltf(PLI_BYTE8 *user)
 {
 	(void)user;
-	send_ints(vpi_handle(vpiSysTfCall, NULL), 'c', 8);
+	send_ints(vpi_handle(vpiSysTfCall, NULL), 'c', 7);
 	return 0;
 }
 
@@ -407,7 +385,6 @@ static void pkt_register(void)
 
 	reg("$pkt_open", open_calltf);
 	reg("$pkt_poll", poll_calltf);
-	reg("$pkt_burst", burst_calltf);
 	reg("$pkt_count", count_calltf);
 	reg("$pkt_len", len_calltf);
 	reg("$pkt_byte", byte_calltf);

@@ -13,9 +13,10 @@
 // pad, and sends it on: STF expectations for such frames must be prefixes, without '$'); a
 // frame the switch sends shorter than 60 bytes is reported at the length it sent (counted on
 // the MAC's tx stream), without the MAC's padding. A request
-// is done ("d") when nothing has moved for QUIET core cycles after its frames went in. A burst
-// ("b" lines, then "g": pisa_vpi_pkt.c) puts frames on every port at once, back to back at line
-// rate, and reads back each MAC's counters (hierarchically: no message carries them yet).
+// is done ("d") when nothing has moved for QUIET core cycles after its frames went in. A request
+// ("b" lines, then "g": pisa_vpi_pkt.c) puts frames on every port that has some at once, back to
+// back at line rate, and reads back each MAC's counters (hierarchically: no message carries
+// them yet).
 // The core clock drives the oscillator pin (FAMILY "sim": the PLL is a wire); REF_CLK is 50 MHz;
 // on the Colorlight the core clock is also the RGMII transmit clock (125 MHz) and each PHY's RXC
 // is its own 125 MHz clock. Time unit: 1 ns.
@@ -148,9 +149,9 @@ always begin : host_rx
 end
 
 // ---- frames in: each port's sender puts its staged frame on its PHY's pins COUNT times ----
-// A request ("p": one frame on one port; "g": a burst on every port that has one staged) starts
-// the senders together; each sends its copies back to back, 12 idle bytes after each (line
-// rate). After a burst, each port's MAC counters and the times go back ("c" and "t" lines).
+// A request ("g") starts the senders of the ports that have a frame staged together; each sends
+// its copies back to back, 12 idle bytes after each (line rate). When all is quiet, each port's
+// MAC counters and the times go back ("c" and "t" lines).
 reg sending = 1'b0;
 integer quiet = 0;
 reg [N-1:0] go = {N{1'b0}}, busy = {N{1'b0}};
@@ -162,7 +163,7 @@ integer req, fi;
 `else
 `define MAC_PORT(i) dut.u_ports.g_rmii.g_port[i]
 `endif
-wire [16*N-1:0] c_rxf, c_rxdrop, c_fcs, c_runt, c_giant, c_txf, c_txdrop;
+wire [16*N-1:0] c_rxf, c_rxdrop, c_fcs, c_runt, c_giant, c_txdrop;
 
 genvar g;
 generate
@@ -172,7 +173,6 @@ generate
 		assign c_fcs[16 * g +: 16] = `MAC_PORT(g).c_fcs;
 		assign c_runt[16 * g +: 16] = `MAC_PORT(g).c_runt;
 		assign c_giant[16 * g +: 16] = `MAC_PORT(g).c_giant;
-		assign c_txf[16 * g +: 16] = `MAC_PORT(g).c_tf;
 		assign c_txdrop[16 * g +: 16] = `MAC_PORT(g).c_tdrop;
 
 		reg [7:0] fb [0:65535 + 4];
@@ -262,14 +262,11 @@ always begin : frames_in
 			sending = 1'b0;
 			while (quiet < QUIET)
 				@(posedge clk);
-			if ($pkt_burst) begin
-				for (fi = 0; fi < N; fi = fi + 1)
-					r = $pkt_ocount(fi, c_rxf[16 * fi +: 16], c_rxdrop[16 * fi +: 16],
-						c_fcs[16 * fi +: 16], c_runt[16 * fi +: 16],
-						c_giant[16 * fi +: 16], c_txf[16 * fi +: 16],
-						c_txdrop[16 * fi +: 16]);
-				r = $pkt_otime(t_in - t_go, t_out - t_go, 2 * CORE_HALF);
-			end
+			for (fi = 0; fi < N; fi = fi + 1)
+				r = $pkt_ocount(fi, c_rxf[16 * fi +: 16], c_rxdrop[16 * fi +: 16],
+					c_fcs[16 * fi +: 16], c_runt[16 * fi +: 16], c_giant[16 * fi +: 16],
+					c_txdrop[16 * fi +: 16]);
+			r = $pkt_otime(t_in - t_go, t_out - t_go, 2 * CORE_HALF);
 			r = $pkt_done;
 		end
 	end
