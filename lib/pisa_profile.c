@@ -54,8 +54,8 @@ static const struct pisa_profile colorlight = {
 	.stateful_bits = 18432, .ports = 2, .cpu_port = 255,
 	.mcast_groups = 64, .mcast_nodes = 256, .clone_sessions = 16,
 	.clock_mhz = 125, .line_rate_kpps = 2976,
-	.core = { .cfg_words = 1024, .banks = 2, .row_bytes = 16384, .counter_cells = 1024,
-		  .register_cells = 2048, .meter_cells = 64, .key_bits = 128, .phv_bytes = 256,
+	.core = { .cfg_words = 1024, .banks = 2, .row_bytes = 49024, .counter_cells = 512,
+		  .register_cells = 256, .meter_cells = 64, .key_bits = 128, .phv_bytes = 256,
 		  .pkt_max = 2048, .row_stage = 512, .stacks = 8, .mc_groups = 64, .mc_slot = 8,
 		  .digest_max = 128, .clone_sessions = 16 },
 };

@@ -47,9 +47,9 @@ module pisa_top_colorlight #(
 	// --core-params`; boards/check-params.sh keeps them equal)
 	parameter CFG_WORDS = 1024,
 	parameter BANKS = 2,
-	parameter ROW_BYTES = 16384,
-	parameter CNT_CELLS = 1024,
-	parameter REG_CELLS = 2048,
+	parameter ROW_BYTES = 49024,
+	parameter CNT_CELLS = 512,
+	parameter REG_CELLS = 256,
 	parameter MTR_CELLS = 64,
 	parameter KEY_BITS = 128,
 	parameter PHV_MAX = 256,
@@ -125,7 +125,7 @@ pisa_switch #(
 	.CFG_WORDS(CFG_WORDS), .BANKS(BANKS), .ROW_BYTES(ROW_BYTES), .CNT_CELLS(CNT_CELLS),
 	.REG_CELLS(REG_CELLS), .MTR_CELLS(MTR_CELLS), .KEY_BITS(KEY_BITS), .PHV_MAX(PHV_MAX),
 	.PKT_MAX(PKT_MAX), .ROW_STAGE(ROW_STAGE), .STACKS(STACKS), .MC_GROUPS(MC_GROUPS),
-	.MC_SLOT(MC_SLOT), .DIG_MAX(DIG_MAX), .CL_SESS(CL_SESS)
+	.MC_SLOT(MC_SLOT), .DIG_MAX(DIG_MAX), .CL_SESS(CL_SESS), .DM_RAM_BITS(1)
 ) u_switch (
 	.clk(clk), .rst(rst),
 	.uart_rxd(uart_rx), .uart_txd(uart_tx),

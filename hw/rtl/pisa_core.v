@@ -57,7 +57,8 @@ module pisa_core #(
 	parameter MC_GROUPS = 256,	// multicast groups 0 .. MC_GROUPS-1 ...
 	parameter MC_SLOT = 16,		// ... of at most MC_SLOT copies each, a power of 2
 	parameter DIG_MAX = 1024,	// longest digest, bytes (longer ones are cut)
-	parameter CL_SESS = 1024	// clone (mirror) sessions
+	parameter CL_SESS = 1024,	// clone (mirror) sessions
+	parameter DM_RAM_BITS = 8	// bits of dm per memory: 8, or 1 on the ECP5 (below)
 ) (
 	input  wire         clk,
 	input  wire         rst,
@@ -176,6 +177,8 @@ generate
 		pisa_core_CFG_WORDS_must_be_16_to_65536 bad_cfg_words();
 	if (ROW_STAGE < 16)
 		pisa_core_ROW_STAGE_must_be_at_least_16 bad_row_stage();
+	if (DM_RAM_BITS != 1 && DM_RAM_BITS != 2 && DM_RAM_BITS != 4 && DM_RAM_BITS != 8)
+		pisa_core_DM_RAM_BITS_must_be_1_2_4_or_8 bad_dm_ram_bits();
 endgenerate
 
 // ---- memories ----
@@ -197,9 +200,20 @@ reg [7:0] dm_wd;
 reg dm_we;
 wire [7:0] dm_rd;
 
-pisa_ram #(.WIDTH(8), .DEPTH(DM_BYTES)) u_dm (
-	.clk(clk), .we(dm_we), .waddr(dm_wa), .wdata(dm_wd), .raddr(dm_ra), .rdata(dm_rd)
-);
+// dm as 8 / DM_RAM_BITS memories side by side. One bit each suits the ECP5: its DP16KDs then
+// run 16K x 1, so a read picks among 4 of them, not 32 of 2K x 9 (in a 64 KB dm), which takes
+// about 560 LUT4 and mux levels off the core's critical path. Not on the iCE40, whose block
+// RAM is at least 2 bits wide: 1-bit memories would leave half of it empty.
+genvar dm_slice;
+generate
+	for (dm_slice = 0; dm_slice < 8; dm_slice = dm_slice + DM_RAM_BITS) begin : g_dm
+		pisa_ram #(.WIDTH(DM_RAM_BITS), .DEPTH(DM_BYTES)) u_dm (
+			.clk(clk), .we(dm_we), .waddr(dm_wa),
+			.wdata(dm_wd[dm_slice +: DM_RAM_BITS]), .raddr(dm_ra),
+			.rdata(dm_rd[dm_slice +: DM_RAM_BITS])
+		);
+	end
+endgenerate
 
 reg [PKT_AW-1:0] pkt_ra;
 wire [7:0] pkt_rd;

@@ -49,7 +49,8 @@ module pisa_switch #(
 	parameter MC_GROUPS = 256,
 	parameter MC_SLOT = 16,
 	parameter DIG_MAX = 1024,
-	parameter CL_SESS = 1024
+	parameter CL_SESS = 1024,
+	parameter DM_RAM_BITS = 8		// how dm maps onto block RAM (pisa_core.v): 8, or 1 on the ECP5
 ) (
 	input  wire         clk,
 	input  wire         rst,
@@ -224,7 +225,8 @@ pisa_core #(
 	.CFG_WORDS(CFG_WORDS), .BANKS(BANKS), .ROW_BYTES(ROW_BYTES), .CNT_CELLS(CNT_CELLS),
 	.REG_CELLS(REG_CELLS), .MTR_CELLS(MTR_CELLS), .KEY_BITS(KEY_BITS), .PHV_MAX(PHV_MAX),
 	.PKT_MAX(PKT_MAX), .ROW_STAGE(ROW_STAGE), .STACKS(STACKS), .MC_GROUPS(MC_GROUPS),
-	.MC_SLOT(MC_SLOT), .DIG_MAX(DIG_MAX), .CL_SESS(CL_SESS)
+	.MC_SLOT(MC_SLOT), .DIG_MAX(DIG_MAX), .CL_SESS(CL_SESS),
+	.DM_RAM_BITS(DM_RAM_BITS)
 ) u_core (
 	.clk(clk), .rst(rst), .now_us(now_us),
 	.s_cfg_addr(cfg_addr), .s_cfg_data(cfg_data), .s_cfg_valid(cfg_valid),

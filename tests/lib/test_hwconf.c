@@ -32,6 +32,9 @@ int main(void)
 	struct pisa_image img;
 	struct pisa_hwconf hc;
 	struct pisa_hwconf_limits lim = pisa_hwconf_sim_limits;
+	struct pisa_field fields[6] = { { 0, 4 }, { 4, 4 }, { 8, 8 }, { 24, 8 }, { 32, 60 },
+					{ 92, 8 } };
+	struct pisa_field_list flist = { 6, fields };
 	char err[256], why[512];
 	int e;
 
@@ -81,6 +84,26 @@ int main(void)
 		      "the default row's 3 bytes, in word 7 too");
 		pisa_hwconf_free(&hc);
 	}
+
+	/* a field list's PHV neighbours become one entry of at most 64 bits */
+	img.nfield_lists = 1;
+	img.field_lists = &flist;
+	e = pisa_hwconf_build(&img, &lim, &hc, err, sizeof(err));
+	snprintf(why, sizeof(why), "returned %d: %s", e, err);
+	check("field list", e == 0, why);
+	if (e == 0) {
+		uint64_t l = hc.words[hc.words[5] >> 16 & 0xFFFF];
+		uint32_t want[4] = { 1u << 28 | 16u << 16 | 0, 1u << 28 | 8u << 16 | 24,
+				     1u << 28 | 60u << 16 | 32, 1u << 28 | 8u << 16 | 92 };
+		unsigned k, same = (l >> 32 & 0xFFFF) == 4;
+
+		for (k = 0; same && k < 4; k++)
+			same = hc.words[(l >> 48) + k] == want[k];
+		check("field list joined", same, "(0,4)(4,4)(8,8) (24,8) (32,60) (92,8): 4 entries, "
+		      "the first three joined, the last two would pass 64 bits");
+		pisa_hwconf_free(&hc);
+	}
+	img.nfield_lists = 0;
 
 	ins[0].op = PISA_RESUBMIT;
 	e = pisa_hwconf_build(&img, &lim, &hc, err, sizeof(err));
