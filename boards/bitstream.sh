@@ -94,14 +94,14 @@ t1=$(date +%s)
 
 # ---- place and route ----
 if [ "$FAMILY" = ice40 ]; then
-	nextpnr-ice40 "--$DEVICE" --package "$PACKAGE" --pcf "$cons" --json "$json" \
+	nextpnr-ice40 "--$DEVICE" --package "$PACKAGE" ${SEED:+--seed "$SEED"} --pcf "$cons" --json "$json" \
 		--asc "$OUT/$TOP.asc" --report "$OUT/$TOP.report.json" --log "$log.nextpnr.log" \
 		>"$log.nextpnr.out" 2>&1
 	rc=$?
 else
 	# (in OUT, with relative names: the yowasp tools see their own temporary directory as /tmp,
 	# so an absolute path under /tmp would not reach the file)
-	(cd "$OUT" && "$nextpnr" "--$DEVICE" --package "$PACKAGE" --speed "$SPEED" \
+	(cd "$OUT" && "$nextpnr" "--$DEVICE" --package "$PACKAGE" --speed "$SPEED" ${SEED:+--seed "$SEED"} \
 		--lpf "$TOP.constraints" --json "$TOP.json" --textcfg "$TOP.config" \
 		--report "$TOP.report.json" --log "$TOP.nextpnr.log") >"$log.nextpnr.out" 2>&1
 	rc=$?

@@ -11,10 +11,15 @@ SRCS := pisa_top_colorlight.v pisa_bridge_colorlight.v
 # The 25 MHz clock (from PHY 1); the PLL runs its VCO at 625 MHz (ecppll -i 25 -o 125: CLKI_DIV 1,
 # CLKFB_DIV 5, CLKOP_DIV 5 for the RGMII 125 MHz) and gives the core VCO / n, n chosen for
 # CORE_MHZ (125, 104.2, 89.3, 78.1, 69.4, 62.5 ... 39.06 ...). The defaults are the fastest each top
-# meets today (docs/performance.md, "Boards"): 39 for the switch top (its core: 40.1 MHz), 104.2
+# meets today (docs/performance.md, "Boards"): 39 for the switch top (its core: 39.3 MHz), 104.2
 # for the bring-up bridge (its port mux and demux: 122.6 MHz).
 OSC_MHZ := 25
 PLL_VCO_MHZ := 625
 CORE_MHZ ?= $(if $(filter pisa_bridge_colorlight,$(TOP)),104.2,39)
+# nextpnr's placement seed for the bridge: its port 1 RGMII receive path (the input register
+# through four LUTs of the RX buffer's end-of-frame logic) is marginal, 121.9 to 132.9 MHz of
+# 125 over seeds on the netlist of 2026-12-06, and the default seed missed (123.4 MHz). Seed 1
+# passes; the real fix is a register stage in that path (docs/performance.md, "Boards").
+SEED ?= $(if $(filter pisa_bridge_colorlight,$(TOP)),1,)
 # Other clocks to meet: the RGMII transmit clock and the PHYs' receive clocks.
 CLOCKS := gtx_clk=125 rgmii_rx_clk[0]=125 rgmii_rx_clk[1]=125
