@@ -125,7 +125,7 @@ if echo "$fmax" | grep -q "FAIL at"; then
 fi
 if [ $rc -ne 0 ]; then
 	why=$(grep -m1 -E "ERROR|Unable to place|Timing|not enough" "$log.nextpnr.log")
-	fail "nextpnr failed: ${why:-see $log.nextpnr.log} (see $log.nextpnr.log)"
+	fail "nextpnr failed: ${why:-its log names no reason} (see $log.nextpnr.log)"
 fi
 
 # ---- bitstream ----

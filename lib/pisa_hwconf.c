@@ -130,8 +130,8 @@ static uint32_t field_desc(struct pisa_field f)
  * reads in one go): every use of a list (hash, checksum, digest, clone fields) takes the
  * concatenation of its bits, so the join changes nothing but the core's time: one entry
  * instead of several, and whole bytes where IPv4's version/ihl and flags/offset are not.
- * Puts the entries at word at unless b is NULL; returns how many there are. */
-static uint32_t join_fields(const struct pisa_field_list *l, struct build *b, uint32_t at)
+ * Puts each entry in the next word allocated; returns how many there are. */
+static uint32_t put_joined_fields(struct build *b, const struct pisa_field_list *l)
 {
 	uint32_t n = 0;
 	unsigned k = 0;
@@ -142,8 +142,7 @@ static uint32_t join_fields(const struct pisa_field_list *l, struct build *b, ui
 		while (k < l->nfields && f.width + l->fields[k].width <= 64 &&
 		       (unsigned)f.bitoff + f.width == l->fields[k].bitoff)
 			f.width = (uint16_t)(f.width + l->fields[k++].width);
-		if (b)
-			put(b, at + n, field_desc(f));
+		put(b, alloc_words(b, 1), field_desc(f));
 		n++;
 	}
 	return n;
@@ -405,10 +404,9 @@ int pisa_hwconf_build(const struct pisa_image *img, const struct pisa_hwconf_lim
 	}
 	for (i = 0; i < img->nfield_lists && !b.rc; i++) {
 		const struct pisa_field_list *l = &img->field_lists[i];
-		uint32_t n = join_fields(l, NULL, 0), at = alloc_words(&b, n);
+		uint32_t at = b.n, n = put_joined_fields(&b, l);
 
 		put(&b, flist_base + i, (uint64_t)at << 48 | (uint64_t)n << 32);
-		join_fields(l, &b, at);
 	}
 	for (i = 0; i < img->nhash_units && !b.rc; i++)
 		put_hash(&b, hash_base + 3 * i, img->hash_units[i].algo, img->hash_units[i].field_list,
