@@ -5,7 +5,7 @@
 #   make bench    benchmarks; figures go to docs/performance.md by hand, see that file
 #   make fuzz-rtl differential test of the RTL core against pisa-model, SEED=S N=packets
 #   make deps     install Debian packages (as root) or print the apt-get line
-#   make bitstream BOARD=NAME [TOP=MODULE] [CORE_MHZ=N]   a board's bitstream (boards/Makefile)
+#   make bitstream BOARD=NAME [TOP=MODULE] [CORE_MHZ=N] [SEED=N]  a board's bitstream (boards/Makefile)
 #   make flash BOARD=NAME     write it to the board with pisactl flash
 #   make synth-report [BOARDS="NAME..."]  each board's blocks through Yosys, into docs/performance.md
 SUBDIRS := lib model stf p4lower host tests hw

@@ -16,10 +16,5 @@ SRCS := pisa_top_colorlight.v pisa_bridge_colorlight.v
 OSC_MHZ := 25
 PLL_VCO_MHZ := 625
 CORE_MHZ ?= $(if $(filter pisa_bridge_colorlight,$(TOP)),104.2,39)
-# nextpnr's placement seed for the bridge: its port 1 RGMII receive path (the input register
-# through four LUTs of the RX buffer's end-of-frame logic) is marginal, 121.9 to 132.9 MHz of
-# 125 over seeds on the netlist of 2026-12-06, and the default seed missed (123.4 MHz). Seed 1
-# passes; the real fix is a register stage in that path (docs/performance.md, "Boards").
-SEED ?= $(if $(filter pisa_bridge_colorlight,$(TOP)),1,)
 # Other clocks to meet: the RGMII transmit clock and the PHYs' receive clocks.
 CLOCKS := gtx_clk=125 rgmii_rx_clk[0]=125 rgmii_rx_clk[1]=125

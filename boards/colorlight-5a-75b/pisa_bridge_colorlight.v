@@ -5,7 +5,8 @@
 // each part does). Two hosts on the two Ethernet jacks can ping each other through it: a check
 // of the PHYs' straps and delays before the switch fits, and what `make bitstream
 // BOARD=colorlight-5a-75b TOP=pisa_bridge_colorlight` proves the bitstream flow with today.
-// The UART echoes what it receives.
+// The UART echoes what it receives and prints the MACs' counters after Enter
+// (pisa_bridge_console).
 `default_nettype none
 
 module pisa_bridge_colorlight #(
@@ -61,6 +62,10 @@ wire [8:0] sk_port;
 wire [7:0] sk_data;
 wire sk_last, sk_valid, sk_ready;
 wire [N-1:0] rx_act, tx_act, tx_pend;
+wire st_req, st_busy;
+wire [0:0] st_port;
+wire [3:0] st_idx;
+wire [15:0] st_value;
 pisa_eth_ports #(.PHY("rgmii"), .FAMILY(FAMILY), .N(N), .MAX_FRAME(MAX_FRAME),
 	.RX_DEPTH(RX_DEPTH), .TX_DEPTH(TX_DEPTH), .RX_DELAY(RX_DELAY)) u_ports (
 	.clk(clk), .rst(rst), .rst_in(rst_any),
@@ -71,7 +76,9 @@ pisa_eth_ports #(.PHY("rgmii"), .FAMILY(FAMILY), .N(N), .MAX_FRAME(MAX_FRAME),
 	.m_pkt_ready(in_ready),
 	.s_pkt_port({7'd0, sk_port ^ 9'd1}), .s_pkt_data(sk_data), .s_pkt_last(sk_last),
 	.s_pkt_valid(sk_valid), .s_pkt_ready(sk_ready),
-	.rx_act(rx_act), .tx_act(tx_act), .tx_pend(tx_pend)
+	.rx_act(rx_act), .tx_act(tx_act), .tx_pend(tx_pend),
+	.stats_req(st_req), .stats_busy(st_busy), .stats_port(st_port), .stats_idx(st_idx),
+	.stats_value(st_value)
 );
 // (a register stage between the two: the mux's choice and the demux's decode in one cycle would
 // be the slowest path)
@@ -81,18 +88,13 @@ pisa_skid #(.WIDTH(18)) u_skid (
 	.m_data({sk_port, sk_last, sk_data}), .m_valid(sk_valid), .m_ready(sk_ready)
 );
 
-// UART echo
-wire [7:0] u_data;
-wire u_valid, u_ready, u_e0, u_e1, u_e2, u_busy;
-pisa_uart_rx #(.CLKS_PER_BIT(CLKS_PER_BIT)) u_urx (
-	.clk(clk), .rst(rst), .rxd(uart_rx), .m_data(u_data), .m_valid(u_valid), .m_ready(u_ready),
-	.err_false_start(u_e0), .err_frame(u_e1), .err_overrun(u_e2)
+// The UART: an echo, and the MACs' counters after Enter (pisa_bridge_console)
+pisa_bridge_console #(.N(N), .CLKS_PER_BIT(CLKS_PER_BIT)) u_console (
+	.clk(clk), .rst(rst), .uart_rx(uart_rx), .uart_tx(uart_tx),
+	.stats_req(st_req), .stats_busy(st_busy), .stats_port(st_port), .stats_idx(st_idx),
+	.stats_value(st_value)
 );
-pisa_uart_tx #(.CLKS_PER_BIT(CLKS_PER_BIT)) u_utx (
-	.clk(clk), .rst(rst), .s_data(u_data), .s_valid(u_valid), .s_ready(u_ready), .txd(uart_tx),
-	.busy(u_busy)
-);
-wire _unused = &{1'b0, rx_act, tx_act, tx_pend, u_e0, u_e1, u_e2, u_busy, 1'b0};
+wire _unused = &{1'b0, rx_act, tx_act, tx_pend, 1'b0};
 
 endmodule
 

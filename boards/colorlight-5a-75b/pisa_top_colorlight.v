@@ -107,7 +107,9 @@ pisa_eth_ports #(.PHY("rgmii"), .FAMILY(FAMILY), .N(N), .MAX_FRAME(MAX_FRAME),
 	.m_pkt_ready(in_ready),
 	.s_pkt_port(out_port), .s_pkt_data(out_data), .s_pkt_last(out_last),
 	.s_pkt_valid(out_valid), .s_pkt_ready(out_ready),
-	.rx_act(rx_act), .tx_act(tx_act), .tx_pend(tx_pend)
+	.rx_act(rx_act), .tx_act(tx_act), .tx_pend(tx_pend),
+	// (no control-link message reads the MAC counters yet)
+	.stats_req(1'b0), .stats_busy(), .stats_port(1'b0), .stats_idx(4'd0), .stats_value()
 );
 
 // ---- the switch ----

@@ -4,8 +4,8 @@
 // through the same pins, PLL, resets, MACs and port mux/demux as pisa_top_hx8k. Hosts on two
 // paired PHY modules can ping each other through it: a check of the modules and the wiring
 // before the switch fits, and what `make bitstream BOARD=hx8k-breakout TOP=pisa_bridge_hx8k`
-// proves the bitstream flow with today. The UART echoes what it receives (a check of channel
-// B). LEDs: led[3:0] activity on port 3..0, led[7] the PLL locked.
+// proves the bitstream flow with today. The UART (channel B) echoes what it receives and
+// prints the MACs' counters after Enter (pisa_bridge_console). LEDs: led[3:0] activity on port 3..0, led[7] the PLL locked.
 `default_nettype none
 
 module pisa_bridge_hx8k #(
@@ -15,6 +15,9 @@ module pisa_bridge_hx8k #(
 	parameter [2:0] PLL_DIVQ = 3'd4,
 	parameter [2:0] PLL_FILTER_RANGE = 3'd1,
 	parameter CLK_HZ = 48000000,
+	// UART bit rate (pisad's PISAD_UART_BAUD) and the clocks a bit that follow from it.
+	parameter UART_BAUD = 3000000,
+	parameter CLKS_PER_BIT = (CLK_HZ + UART_BAUD / 2) / UART_BAUD,
 	parameter MAX_FRAME = 510,
 	parameter RX_DEPTH = 512,
 	parameter TX_DEPTH = 512
@@ -50,6 +53,10 @@ wire [8:0] sk_port;
 wire [7:0] sk_data;
 wire sk_last, sk_valid, sk_ready;
 wire [N-1:0] rmii_tx_clk_unused, rx_act, tx_act, tx_pend;
+wire st_req, st_busy;
+wire [1:0] st_port;
+wire [3:0] st_idx;
+wire [15:0] st_value;
 pisa_eth_ports #(.PHY("rmii"), .N(N), .MAX_FRAME(MAX_FRAME), .RX_DEPTH(RX_DEPTH),
 	.TX_DEPTH(TX_DEPTH)) u_ports (
 	.clk(clk), .rst(rst), .rst_in(rst_any),
@@ -59,7 +66,9 @@ pisa_eth_ports #(.PHY("rmii"), .N(N), .MAX_FRAME(MAX_FRAME), .RX_DEPTH(RX_DEPTH)
 	.m_pkt_ready(in_ready),
 	.s_pkt_port({7'd0, sk_port ^ 9'd1}), .s_pkt_data(sk_data), .s_pkt_last(sk_last),
 	.s_pkt_valid(sk_valid), .s_pkt_ready(sk_ready),
-	.rx_act(rx_act), .tx_act(tx_act), .tx_pend(tx_pend)
+	.rx_act(rx_act), .tx_act(tx_act), .tx_pend(tx_pend),
+	.stats_req(st_req), .stats_busy(st_busy), .stats_port(st_port), .stats_idx(st_idx),
+	.stats_value(st_value)
 );
 // (a register stage between the two: the mux's choice and the demux's decode in one cycle would
 // be the slowest path)
@@ -69,16 +78,11 @@ pisa_skid #(.WIDTH(18)) u_skid (
 	.m_data({sk_port, sk_last, sk_data}), .m_valid(sk_valid), .m_ready(sk_ready)
 );
 
-// UART echo
-wire [7:0] u_data;
-wire u_valid, u_ready, u_e0, u_e1, u_e2, u_busy;
-pisa_uart_rx #(.CLKS_PER_BIT((CLK_HZ + 1500000) / 3000000)) u_urx (
-	.clk(clk), .rst(rst), .rxd(uart_rx), .m_data(u_data), .m_valid(u_valid), .m_ready(u_ready),
-	.err_false_start(u_e0), .err_frame(u_e1), .err_overrun(u_e2)
-);
-pisa_uart_tx #(.CLKS_PER_BIT((CLK_HZ + 1500000) / 3000000)) u_utx (
-	.clk(clk), .rst(rst), .s_data(u_data), .s_valid(u_valid), .s_ready(u_ready), .txd(uart_tx),
-	.busy(u_busy)
+// The UART: an echo, and the MACs' counters after Enter (pisa_bridge_console)
+pisa_bridge_console #(.N(N), .CLKS_PER_BIT(CLKS_PER_BIT)) u_console (
+	.clk(clk), .rst(rst), .uart_rx(uart_rx), .uart_tx(uart_tx),
+	.stats_req(st_req), .stats_busy(st_busy), .stats_port(st_port), .stats_idx(st_idx),
+	.stats_value(st_value)
 );
 
 wire [3:0] show;
@@ -86,7 +90,7 @@ pisa_led_stretch #(.N(4), .TICK_W(22)) u_leds (
 	.clk(clk), .rst(rst), .act(rx_act | tx_pend), .show(show)
 );
 assign led = {locked, 3'b000, show};
-wire _unused = &{1'b0, clk_unused, rmii_tx_clk_unused, tx_act, u_e0, u_e1, u_e2, u_busy, 1'b0};
+wire _unused = &{1'b0, clk_unused, rmii_tx_clk_unused, tx_act, 1'b0};
 
 endmodule
 

@@ -29,8 +29,15 @@
 // stable until ready; valid never waits for ready. Packets to ports outside 0 .. N-1 are dropped.
 // Activity (clk domain, for LEDs): rx_act[i] a byte came from port i's MAC this cycle; tx_act[i]
 // a byte went to port i's MAC; tx_pend[i] a byte is offered to port i's MAC (moving or not).
-// Nothing reads the MAC counters or the demux's drop count yet (no protocol message for them),
-// so synthesis removes them.
+// Counters (clk domain): stats_req (a cycle) copies every MAC's counters at once, each through a
+// pisa_snapshot from the clock it counts in; stats_busy is high until all copies are in (a
+// stats_req meanwhile is ignored). Then stats_value is counter stats_idx of port stats_port
+// (combinational; 16 bits, wrapping):
+//   0 rx frames   1 rx bytes   2 rx FCS errors   3 rx runts   4 rx giants   5 rx drops
+//   6 tx frames   7 tx bytes   8 tx drops        (pisa_mac_rmii / pisa_mac_rgmii say what each
+//   counts; 9 .. 15 read 0). The bring-up bridges print them (pisa_bridge_console); the switch
+//   tops leave stats_* unconnected (no control-link message carries them yet), so synthesis
+//   removes the counters there, like the demux's drop count.
 `default_nettype none
 
 module pisa_eth_ports #(
@@ -48,7 +55,9 @@ module pisa_eth_ports #(
 	// RGMII on ECP5: DELAYG taps on each receive pin, 0 .. 127 (0: none).
 	parameter RX_DELAY = 0,
 	// Derived: data pins a port each way (2 for RMII, 4 for RGMII).
-	parameter PIN_W = PHY == "rgmii" ? 4 : 2
+	parameter PIN_W = PHY == "rgmii" ? 4 : 2,
+	// Derived: bits of a port number (stats_port).
+	parameter SEL_W = N > 1 ? $clog2(N) : 1
 ) (
 	input  wire               clk,
 	input  wire               rst,
@@ -79,7 +88,14 @@ module pisa_eth_ports #(
 
 	output wire [N-1:0]       rx_act,
 	output wire [N-1:0]       tx_act,
-	output wire [N-1:0]       tx_pend
+	output wire [N-1:0]       tx_pend,
+
+	// The MACs' counters.
+	input  wire               stats_req,
+	output wire               stats_busy,
+	input  wire [SEL_W-1:0]   stats_port,
+	input  wire [3:0]         stats_idx,
+	output wire [15:0]        stats_value
 );
 
 localparam [8*5-1:0] P_RMII = "rmii", P_RGMII = "rgmii";
@@ -102,6 +118,9 @@ generate
 	if (PIN_W != (IS_RGMII ? 4 : 2)) begin : g_bad_pin_w
 		pisa_eth_ports_error_pin_w_is_derived_from_phy u_stop ();
 	end
+	if ((1 << SEL_W) < N) begin : g_bad_sel_w
+		pisa_eth_ports_error_sel_w_is_derived_from_n u_stop ();
+	end
 endgenerate
 
 // ---- the MACs ----
@@ -109,6 +128,14 @@ wire [8*N-1:0] rx_data;
 wire [N-1:0] rx_last, rx_valid, rx_ready;
 wire [7:0] tx_data;
 wire [N-1:0] tx_last, tx_valid, tx_ready;
+// the counters for stats_*: port i's eight line-clock ones as copied at [128 i +: 128] (counter k
+// at [16 k +: 16]), its tx drops (in clk) at [16 i +: 16]; all nine as copied at [144 i +: 144]
+localparam NC = 9;
+wire [16*8*N-1:0] stats_line;
+wire [16*N-1:0] tx_drops;
+wire [16*NC*N-1:0] stats_all;
+wire [2*N-1:0] snap_busy;
+wire snap_req = stats_req && !stats_busy;  // all copies at once, or none
 
 genvar i;
 generate
@@ -157,8 +184,20 @@ generate
 				.rx_giants(c_giant), .rx_drops(c_rdrop), .tx_frames(c_tf), .tx_bytes(c_tb),
 				.tx_drops(c_tdrop)
 			);
-			wire _unused = &{1'b0, c_rf, c_rb, c_fcs, c_runt, c_giant, c_rdrop, c_tf, c_tb,
-				c_tdrop, 1'b0};
+			// rx_* count in RXC, tx frames and bytes in gtx_clk
+			wire [16*6-1:0] s_rx;
+			wire [16*2-1:0] s_tx;
+			pisa_snapshot #(.W(16 * 6)) u_snap_rx (
+				.clk(clk), .rst(rst), .req(snap_req), .busy(snap_busy[2 * i]), .snap(s_rx),
+				.src_clk(phy_rx_clk[i]), .src_rst(rx_rst),
+				.src_data({c_rdrop, c_giant, c_runt, c_fcs, c_rb, c_rf})
+			);
+			pisa_snapshot #(.W(16 * 2)) u_snap_tx (
+				.clk(clk), .rst(rst), .req(snap_req), .busy(snap_busy[2 * i + 1]),
+				.snap(s_tx), .src_clk(gtx_clk), .src_rst(gtx_rst), .src_data({c_tb, c_tf})
+			);
+			assign stats_line[128 * i +: 128] = {s_tx, s_rx};
+			assign tx_drops[16 * i +: 16] = c_tdrop;
 		end
 	end else begin : g_rmii
 		for (i = 0; i < N; i = i + 1) begin : g_port
@@ -179,8 +218,15 @@ generate
 				.rx_giants(c_giant), .rx_drops(c_rdrop), .tx_frames(c_tf), .tx_bytes(c_tb),
 				.tx_drops(c_tdrop)
 			);
-			wire _unused = &{1'b0, c_rf, c_rb, c_fcs, c_runt, c_giant, c_rdrop, c_tf, c_tb,
-				c_tdrop, 1'b0};
+			// all but tx drops count in REF_CLK
+			pisa_snapshot #(.W(16 * 8)) u_snap (
+				.clk(clk), .rst(rst), .req(snap_req), .busy(snap_busy[2 * i]),
+				.snap(stats_line[128 * i +: 128]),
+				.src_clk(phy_rx_clk[i]), .src_rst(rmii_rst),
+				.src_data({c_tb, c_tf, c_rdrop, c_giant, c_runt, c_fcs, c_rb, c_rf})
+			);
+			assign snap_busy[2 * i + 1] = 1'b0;
+			assign tx_drops[16 * i +: 16] = c_tdrop;
 		end
 		assign phy_tx_clk = {N{1'b0}};
 		wire _unused_gtx_clk = gtx_clk;
@@ -204,6 +250,31 @@ pisa_port_demux #(.N(N), .CNT_W(16)) u_demux (
 	.drops(drops)
 );
 wire _unused = &{1'b0, drops, 1'b0};
+
+assign stats_busy = |snap_busy;
+generate
+	for (i = 0; i < N; i = i + 1) begin : g_tx_drops
+		reg [15:0] copy = 16'd0;
+		always @(posedge clk)
+			if (snap_req)
+				copy <= tx_drops[16 * i +: 16];
+		assign stats_all[16 * NC * i +: 16 * NC] = {copy, stats_line[128 * i +: 128]};
+	end
+endgenerate
+// (a table of 16 slots a port, so that {port, index} addresses it: a plain multiplexer, not a
+// shifter by port x 9 + index)
+wire [15:0] stats_slot [0:16*(1<<SEL_W)-1];
+genvar si;
+generate
+	for (si = 0; si < 16 * (1 << SEL_W); si = si + 1) begin : g_slot
+		if (si / 16 < N && si % 16 < NC) begin : g_cnt
+			assign stats_slot[si] = stats_all[16 * (NC * (si / 16) + si % 16) +: 16];
+		end else begin : g_zero
+			assign stats_slot[si] = 16'd0;
+		end
+	end
+endgenerate
+assign stats_value = stats_slot[{stats_port, stats_idx}];
 
 assign rx_act = rx_valid & rx_ready;
 assign tx_act = tx_valid & tx_ready;

@@ -24,8 +24,8 @@
 //
 // Receive path (rgmii_rx_clk):
 //   pins -> DDR input registers -> {byte, RX_DV, RX_ER} per cycle -> preamble/SFD hunt
-//        -> pisa_mac_rxbuf: CRC-32 (a byte a cycle) and RX frame buffer (RX_DEPTH bytes: length
-//        header, frame, FCS) -> committed frames only -> rx_* (clk)
+//        -> a register stage -> pisa_mac_rxbuf: CRC-32 (a byte a cycle) and RX frame buffer
+//        (RX_DEPTH bytes: length header, frame, FCS) -> committed frames only -> rx_* (clk)
 //   A frame is written into the buffer as it arrives; only when it has ended, its FCS is good,
 //   no RX_ER came with it and its length is in [64, MAX_FRAME] (FCS included) is it committed
 //   (its header written); otherwise the write pointer goes back to its start. A frame that does
@@ -211,13 +211,31 @@ always @(posedge rgmii_rx_clk) begin
 	end
 end
 
+// A register stage between the line side and the RX buffer: the DDR input registers sit at the
+// pads, and the path from there through the end-of-frame logic into the buffer's write enable
+// needed more than RXC's 8 ns of routing on the ECP5. Every signal is delayed alike, so the
+// buffer sees the same sequence a cycle later. rx_ferr_reg holds RX_ER of the whole frame in the
+// cycle rx_fin is high (it only changes while RX_DV is high).
+reg [7:0] rxs_data_reg = 8'd0;
+reg rxs_valid_reg = 1'b0, rxs_end_reg = 1'b0, rxs_bad_reg = 1'b0;
+
+always @(posedge rgmii_rx_clk) begin
+	rxs_data_reg <= rx_b;
+	rxs_valid_reg <= rx_byte_evt;
+	rxs_end_reg <= rx_fin;
+	rxs_bad_reg <= rx_ferr_reg;
+	if (rgmii_rx_rst) begin
+		rxs_valid_reg <= 1'b0;
+		rxs_end_reg <= 1'b0;
+	end
+end
+
 // FCS and length checks, the RX frame buffer, the rx counters and the crossing into clk: a byte
-// every rgmii_rx_clk cycle, rx_fin in the cycle RX_DV drops; rx_ferr_reg then holds RX_ER of the
-// whole frame (it only changes while RX_DV is high).
+// every rgmii_rx_clk cycle, s_end in the cycle after the last byte.
 pisa_mac_rxbuf #(.MAX_FRAME(MAX_FRAME), .DEPTH(RX_DEPTH), .RAM_STYLE(RX_RAM_STYLE),
 	.SYNC_STAGES(SYNC_STAGES), .CRC_BITS(8), .CNT_W(CNT_W)) u_rxbuf (
 	.line_clk(rgmii_rx_clk), .line_rst(rgmii_rx_rst),
-	.s_data(rx_b), .s_valid(rx_byte_evt), .s_end(rx_fin), .s_bad(rx_ferr_reg),
+	.s_data(rxs_data_reg), .s_valid(rxs_valid_reg), .s_end(rxs_end_reg), .s_bad(rxs_bad_reg),
 	.clk(clk), .rst(rst),
 	.m_data(rx_data), .m_last(rx_last), .m_valid(rx_valid), .m_ready(rx_ready),
 	.frames(rx_frames), .bytes(rx_bytes), .fcs_errors(rx_fcs_errors), .runts(rx_runts),

@@ -269,9 +269,12 @@ pisa_ram_2clk #(.FAMILY(FAMILY), .WIDTH(8), .DEPTH(DEPTH)) u_mem (
 // R_IDLE (the latch takes len_hi), R_HI (len_lo), R_LO (byte 0; len_hi on q, kept in hi_reg)
 // and R_LEN (byte 1; len_lo on q, the length into rem_reg), so R_FRAME starts with byte 0 on
 // m_data.
+// (R_FRAME is the only state with bit 2 set: in_frame is a flip-flop, and the read pointer's
+// enable one LUT4 of the state and m_pop, on the line clock's critical path on the UP5K)
 localparam [2:0] R_IDLE = 3'd0, R_HI = 3'd1, R_LO = 3'd2, R_LEN = 3'd3, R_FRAME = 3'd4;
 
 reg [2:0] rstate_reg = R_IDLE, rstate_next;
+wire in_frame = rstate_reg[2];
 reg [LEN_W-1:0] rem_reg = {LEN_W{1'b0}}, rem_next;  // bytes of the frame left
 // m_last, rem_reg == 1, from flip-flops: rem_reg == 1 and == 2 a cycle before, and whether it
 // went down by one since (in R_LEN they come from the header's length, as rem_reg does)
@@ -298,7 +301,6 @@ always @* begin
 	fack_next = fack_reg;
 	shift = 1'b0;
 	ra_next = ra_reg;
-	rd_next = rd_reg;
 
 	case (rstate_reg)
 	R_IDLE: begin
@@ -318,17 +320,15 @@ always @* begin
 	end
 	R_LEN: begin
 		shift = 1'b1;
-		rd_next = rd_reg + PTR_2;          // past the header: byte 0
 		rem_next = hdr_len[LEN_W-1:0];
 		rstate_next = R_FRAME;
 	end
 	R_FRAME: begin
 		if (m_pop) begin
-			rd_next = rd_reg + 1'b1;
 			rem_next = rem_reg - 1'b1;
 			shift = 1'b1;
 			if (m_last) begin
-				ra_next = rd_next;         // the next record's header
+				ra_next = rd_reg + 1'b1;     // the next record's header (rd_next)
 				shift = 1'b0;
 				rstate_next = R_IDLE;
 			end
@@ -340,6 +340,17 @@ always @* begin
 		ra_next = ra_reg + 1'b1;
 end
 
+// The read pointer: past the header in R_LEN (to byte 0), then a word per m_pop.
+always @* begin
+	rd_next = rd_reg;
+	if (in_frame) begin
+		if (m_pop)
+			rd_next = rd_reg + 1'b1;
+	end else if (rstate_reg == R_LEN) begin
+		rd_next = rd_reg + PTR_2;
+	end
+end
+
 always @(posedge line_clk) begin
 	rstate_reg <= rstate_next;
 	rem_reg <= rem_next;
@@ -347,7 +358,7 @@ always @(posedge line_clk) begin
 		hi_reg <= q;
 	rem1_reg <= rstate_reg == R_LEN ? hdr_len == 16'd1 : rem_reg == 1;
 	rem2_reg <= rstate_reg == R_LEN ? hdr_len == 16'd2 : rem_reg == 2;
-	popped_reg <= rstate_reg == R_FRAME && m_pop;
+	popped_reg <= in_frame && m_pop;
 	fack_reg <= fack_next;
 	avail_reg <= freq_sync_reg[SYNC_STAGES-2] != fack_next;
 	ra_reg <= ra_next;
@@ -374,7 +385,7 @@ always @(posedge line_clk) begin
 	end
 end
 
-assign m_frame = rstate_reg == R_FRAME;
+assign m_frame = in_frame;
 assign m_data = q;
 assign m_last = popped_reg ? rem2_reg : rem1_reg;
 assign drops = drops_reg;

@@ -17,92 +17,18 @@
 // ("b" lines, then "g": pisa_vpi_pkt.c) puts frames on every port that has some at once, back to
 // back at line rate, and reads back each MAC's counters (hierarchically: no message carries
 // them yet).
-// The core clock drives the oscillator pin (FAMILY "sim": the PLL is a wire); REF_CLK is 50 MHz;
-// on the Colorlight the core clock is also the RGMII transmit clock (125 MHz) and each PHY's RXC
-// is its own 125 MHz clock. Time unit: 1 ns.
+// Clocks, pins and the PHYs' line side: board_pins.vh, board_line_in.vh, board_line_out.vh
+// (shared with tb_bridge.v).
 // Plusargs: +sock=PATH +pkt=PATH (both required).
 `default_nettype none
 
 module tb_board;
 
-`ifdef BOARD_HX8K
-localparam N = 4;
-localparam CORE_HALF = 10;     // 50 MHz (the board's 48)
-`elsif BOARD_COLORLIGHT
-localparam N = 2;
-localparam CORE_HALF = 4;      // 125 MHz
-`else
-localparam N = 2;
-localparam CORE_HALF = 17;     // 29.4 MHz (the board's 30)
-`endif
-localparam REF_HALF = 10;      // 50 MHz
-localparam CLKS_PER_BIT = 4;
+`define TB_DUT_ICEBREAKER pisa_top_icebreaker
+`define TB_DUT_HX8K pisa_top_hx8k
+`define TB_DUT_COLORLIGHT pisa_top_colorlight
+`include "board_pins.vh"
 localparam QUIET = 400;
-
-reg clk = 1'b0, ref_clk = 1'b0;
-always #(CORE_HALF) clk = !clk;
-initial begin
-	#3;
-	forever #(REF_HALF) ref_clk = !ref_clk;
-end
-
-reg uart_h2s = 1'b1;
-wire uart_s2h;
-`ifdef BOARD_COLORLIGHT
-// RGMII: each PHY's RXC (125 MHz, its own phase), DDR nibbles; TX sampled off the forwarded TXC
-reg [N-1:0] rx_clk = {N{1'b0}};
-always #4 rx_clk[0] = !rx_clk[0];
-initial begin
-	#1;
-	forever #4 rx_clk[1] = !rx_clk[1];
-end
-reg [4*N-1:0] rxd = {4*N{1'b0}};
-reg [N-1:0] rx_ctl = {N{1'b0}};
-wire [N-1:0] tx_clk_pin, tx_en;
-wire [4*N-1:0] txd;
-wire phy_rst_n, phy_mdc;
-pisa_top_colorlight #(.FAMILY("sim"), .CLKS_PER_BIT(CLKS_PER_BIT)) dut (
-	.clk_25m(clk), .uart_rx(uart_h2s), .uart_tx(uart_s2h), .phy_rst_n(phy_rst_n),
-	.phy_mdc(phy_mdc),
-	.rgmii_rx_clk(rx_clk), .rgmii_rxd(rxd), .rgmii_rx_ctl(rx_ctl), .rgmii_tx_clk(tx_clk_pin),
-	.rgmii_txd(txd), .rgmii_tx_ctl(tx_en)
-);
-`else
-reg [N-1:0] crs_dv = {N{1'b0}};
-reg [2*N-1:0] rxd = {2*N{1'b0}};
-wire [N-1:0] tx_en;
-wire [2*N-1:0] txd;
-`endif
-
-`ifdef BOARD_COLORLIGHT
-`elsif BOARD_HX8K
-wire [7:0] led;
-pisa_top_hx8k #(.FAMILY("sim"), .CLK_HZ(50000000), .CLKS_PER_BIT(CLKS_PER_BIT)) dut (
-	.clk_12m(clk), .uart_rx(uart_h2s), .uart_tx(uart_s2h), .led(led),
-	.rmii_ref_clk(ref_clk), .rmii_crs_dv(crs_dv), .rmii_rxd(rxd), .rmii_tx_en(tx_en),
-	.rmii_txd(txd)
-);
-`else
-wire ledr_n, ledg_n;
-wire [4:0] led;
-pisa_top_icebreaker #(.FAMILY("sim"), .CLK_HZ(29411765), .CLKS_PER_BIT(CLKS_PER_BIT)) dut (
-	.clk_12m(clk), .btn_n(1'b1), .uart_rx(uart_h2s), .uart_tx(uart_s2h), .ledr_n(ledr_n),
-	.ledg_n(ledg_n), .led(led),
-	.rmii_ref_clk({N{ref_clk}}), .rmii_crs_dv(crs_dv), .rmii_rxd(rxd), .rmii_tx_en(tx_en),
-	.rmii_txd(txd)
-);
-`endif
-
-function [31:0] crc_byte(input [31:0] c, input [7:0] b);
-	integer i;
-	reg [31:0] r;
-	begin
-		r = c;
-		for (i = 0; i < 8; i = i + 1)
-			r = (r >> 1) ^ ((r[0] ^ b[i]) ? 32'hEDB88320 : 32'h0);
-		crc_byte = r;
-	end
-endfunction
 
 // ---- start ----
 reg [8*256-1:0] sock, pkt;
@@ -114,38 +40,19 @@ initial begin
 	r = $pkt_open(pkt);
 end
 
-// ---- host -> switch: socket bytes sent 8N1 on uart_rx ----
-integer tx_b, tx_i;
+// ---- host <-> switch: socket bytes 8N1 on uart_rx, uart_tx's bytes to the socket ----
+integer tx_b;
 always begin : host_tx
 	@(posedge clk);
 	tx_b = $pisa_sock_getc(1);
-	if (tx_b >= 0) begin
-		uart_h2s <= 1'b0;
-		repeat (CLKS_PER_BIT) @(posedge clk);
-		for (tx_i = 0; tx_i < 8; tx_i = tx_i + 1) begin
-			uart_h2s <= tx_b[tx_i];
-			repeat (CLKS_PER_BIT) @(posedge clk);
-		end
-		uart_h2s <= 1'b1;
-		repeat (CLKS_PER_BIT - 1) @(posedge clk);
-	end
+	if (tx_b >= 0)
+		uart_send(tx_b[7:0]);
 end
 
-// ---- switch -> host: uart_tx sampled mid-bit ----
 reg [7:0] rx_b;
-integer rx_i;
 always begin : host_rx
-	@(posedge clk);
-	if (uart_s2h == 1'b0) begin
-		repeat (CLKS_PER_BIT / 2 + CLKS_PER_BIT) @(posedge clk);
-		for (rx_i = 0; rx_i < 8; rx_i = rx_i + 1) begin
-			rx_b[rx_i] = uart_s2h;
-			if (rx_i < 7)
-				repeat (CLKS_PER_BIT) @(posedge clk);
-		end
-		repeat (CLKS_PER_BIT) @(posedge clk);
-		r = $pisa_sock_putc(rx_b);
-	end
+	uart_recv(rx_b);
+	r = $pisa_sock_putc(rx_b);
 end
 
 // ---- frames in: each port's sender puts its staged frame on its PHY's pins COUNT times ----
@@ -175,36 +82,9 @@ generate
 		assign c_giant[16 * g +: 16] = `MAC_PORT(g).c_giant;
 		assign c_txdrop[16 * g +: 16] = `MAC_PORT(g).c_tdrop;
 
-		reg [7:0] fb [0:65535 + 4];
-		integer len, count, i, j, k;
+		integer len, count, i, k;
 		reg [31:0] crc;
-`ifdef BOARD_COLORLIGHT
-		// One byte time on the RGMII pins: the low nibble and RX_DV a quarter period before
-		// RXC rises, the high nibble (RX_ER = 0) a quarter period before it falls.
-		task line_byte(input [7:0] b, input dv);
-			begin
-				@(negedge rx_clk[g]);
-				#2;
-				rxd[4 * g +: 4] = b[3:0];
-				rx_ctl[g] = dv;
-				@(posedge rx_clk[g]);
-				#2;
-				rxd[4 * g +: 4] = b[7:4];
-			end
-		endtask
-`else
-		// One byte time on the RMII pins: four dibits, low first, CRS_DV = dv.
-		task line_byte(input [7:0] b, input dv);
-			integer d;
-			begin
-				for (d = 0; d < 4; d = d + 1) begin
-					@(posedge ref_clk);
-					rxd[2 * g +: 2] <= b[2 * d +: 2];
-					crs_dv[g] <= dv;
-				end
-			end
-		endtask
-`endif
+`include "board_line_in.vh"
 		always begin : sender
 			@(posedge clk);
 			if (go[g]) begin
@@ -225,15 +105,8 @@ generate
 				crc = ~crc;
 				for (i = 0; i < 4; i = i + 1)
 					fb[len + i] = crc[8 * i +: 8];
-				for (k = 0; k < count; k = k + 1) begin
-					for (j = 0; j < 7; j = j + 1)
-						line_byte(8'h55, 1'b1);
-					line_byte(8'hD5, 1'b1);
-					for (j = 0; j < len + 4; j = j + 1)
-						line_byte(fb[j], 1'b1);
-					for (j = 0; j < 12; j = j + 1)
-						line_byte(8'h00, 1'b0);
-				end
+				for (k = 0; k < count; k = k + 1)
+					line_frame(len + 4);
 				busy[g] = 1'b0;
 			end
 		end
@@ -296,46 +169,12 @@ generate
 					cnt = 0;
 				end
 			end
-		reg [7:0] ob [0:65535];
-		reg [7:0] sr;
-		integer nd = 0, nb, k, len;
-		reg in_frame = 1'b0;
+`include "board_line_out.vh"
+		integer k, len;
 		reg [31:0] c;
-`ifdef BOARD_COLORLIGHT
-		// a byte per TXC cycle: low nibble and TX_CTL a quarter period after TXC rises, the
-		// high nibble a quarter period after it falls
-		reg [3:0] lo;
-		reg ctl;
-		always begin
-			@(posedge tx_clk_pin[g]);
-			#2;
-			lo = txd[4 * g +: 4];
-			ctl = tx_en[g];
-			@(negedge tx_clk_pin[g]);
-			#2;
-			if (ctl) begin
-				in_frame = 1'b1;
-				if (nd < 65536)
-					ob[nd] = {txd[4 * g +: 4], lo};
-				nd = nd + 1;
-			end else if (in_frame) begin
-				in_frame = 1'b0;
-				nb = nd;
-				nd = 0;
-`else
-		always @(posedge ref_clk) begin
-			if (tx_en[g]) begin
-				in_frame = 1'b1;
-				sr = {txd[2 * g +: 2], sr[7:2]};
-				if (nd % 4 == 3 && nd / 4 < 65536)
-					ob[nd / 4] = sr;
-				nd = nd + 1;
-			end else if (in_frame) begin
-				in_frame = 1'b0;
-				nb = nd / 4;
-				nd = 0;
-`endif
-				// 7 x 55, D5, frame, FCS
+		// 7 x 55, D5, frame, FCS: to pisa-stf at the length the switch sent
+		task tx_frame;
+			begin
 				c = 32'hFFFFFFFF;
 				for (k = 8; k < nb; k = k + 1)
 					c = crc_byte(c, ob[k]);
@@ -355,7 +194,7 @@ generate
 					t_out = $time;
 				end
 			end
-		end
+		endtask
 	end
 endgenerate
 
