@@ -78,14 +78,13 @@ reg [3:0] port = 4'd0;         // the row
 reg [3:0] idx = 4'd0;          // the column (counter)
 reg [1:0] digit = 2'd0;        // hex digits of val sent
 reg [15:0] val = 16'd0;        // the counter being printed, its next digit on top
-reg [7:0] echo_reg = 8'd0;     // the byte to echo ...
-reg echo_pend = 1'b0;          // ... not sent yet
 
 assign stats_port = port[SEL_W-1:0];
 assign stats_idx = idx;
-assign rx_ready = st == S_ECHO && !tx_valid;
+// S_ECHO passes each received byte straight to the transmitter.
+assign rx_ready = st == S_ECHO && tx_ready;
 
-// The byte for the current state (S_ECHO: the byte being echoed).
+// The byte for the current state.
 always @* begin
 	case (st)
 	S_HEAD: tx_data = HEAD[8 * (HEAD_LEN - 7'd1 - head_i) +: 8];
@@ -94,13 +93,13 @@ always @* begin
 	S_DIGIT: tx_data = hex_char(val[15:12]);
 	S_CR: tx_data = CR;
 	S_LF: tx_data = 8'h0A;
-	default: tx_data = echo_reg;
+	default: tx_data = rx_data;
 	endcase
 end
 
 always @* begin
 	case (st)
-	S_ECHO: tx_valid = echo_pend;
+	S_ECHO: tx_valid = rx_valid;
 	S_SNAP: tx_valid = 1'b0;
 	default: tx_valid = 1'b1;
 	endcase
@@ -109,19 +108,11 @@ end
 always @(posedge clk) begin
 	stats_req <= 1'b0;
 	case (st)
-	S_ECHO: begin
-		if (rx_valid && rx_ready) begin
-			echo_reg <= rx_data;
-			echo_pend <= 1'b1;
+	S_ECHO:
+		if (rx_valid && rx_ready && rx_data == CR) begin
+			stats_req <= 1'b1;
+			st <= S_SNAP;
 		end
-		if (echo_pend && tx_ready) begin
-			echo_pend <= 1'b0;
-			if (echo_reg == CR) begin
-				stats_req <= 1'b1;
-				st <= S_SNAP;
-			end
-		end
-	end
 	S_SNAP:
 		// (stats_busy rises the cycle after the request)
 		if (!stats_req && !stats_busy) begin
@@ -167,7 +158,6 @@ always @(posedge clk) begin
 	endcase
 	if (rst) begin
 		st <= S_ECHO;
-		echo_pend <= 1'b0;
 		stats_req <= 1'b0;
 	end
 end

@@ -2,10 +2,22 @@
 // board_line_out.vh: a behavioural PHY's transmit side for port g (included in a generate loop
 // over g, after board_pins.vh): it collects what the port's TX pins send, preamble and SFD
 // included, into ob[0 .. nb-1] and calls the includer's task tx_frame (in the same scope) when
-// TX_EN / TX_CTL drops.
+// TX_EN / TX_CTL drops; tx_good says whether that frame has its SFD and a good FCS.
 reg [7:0] ob [0:65535];
 integer nb, nd = 0;
 reg in_frame = 1'b0;
+
+// 7 x 55, D5, the frame, its FCS: the SFD in place and the CRC over frame and FCS the residue
+function tx_good(input integer n);
+	integer k;
+	reg [31:0] c;
+	begin
+		c = 32'hFFFFFFFF;
+		for (k = 8; k < n; k = k + 1)
+			c = crc_byte(c, ob[k]);
+		tx_good = ob[7] === 8'hD5 && ~c == 32'h2144DF1C;
+	end
+endfunction
 `ifdef BOARD_COLORLIGHT
 // a byte per TXC cycle: low nibble and TX_CTL a quarter period after TXC rises, the high nibble
 // a quarter period after it falls
