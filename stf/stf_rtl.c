@@ -400,6 +400,25 @@ int stf_rtl_inject(struct stf_rtl *r, unsigned port, const uint8_t *d, size_t le
 	return 0;
 }
 
+int stf_rtl_backpressure(struct stf_rtl *r, int on)
+{
+	char *l;
+
+	if (r->dead)
+		return -PISA_E_IO;
+	fprintf(r->sf, "b %d\n", on ? 1 : 0);
+	if (fflush(r->sf) != 0) {
+		die(r, "cannot write to the simulation");
+		return -PISA_E_IO;
+	}
+	l = get_line(r);
+	if (!l || strcmp(l, "b")) {
+		die(r, "the simulation answered a back-pressure request with something else");
+		return -PISA_E_IO;
+	}
+	return 0;
+}
+
 int stf_rtl_stats(struct stf_rtl *r, struct stf_rtl_stats *st)
 {
 	unsigned long long v[5];

@@ -30,6 +30,9 @@ void stf_rtl_set_digest_cb(struct stf_rtl *r, stf_rtl_out_fn fn, void *arg);
  * each packet that left, in order. 0 or a negative pisa_err. */
 int stf_rtl_inject(struct stf_rtl *r, unsigned port, const uint8_t *d, size_t len, uint64_t now,
 		   stf_rtl_out_fn out, void *arg);
+/* The packet sink's random back-pressure on (the start) or off (always
+ * ready: benchmarks measure the core, not the sink). 0 or -PISA_E_IO. */
+int stf_rtl_backpressure(struct stf_rtl *r, int on);
 /* The core's counters: packets taken, sent, dropped (by the program, or no
  * image), too long; clock cycles spent on packets. */
 struct stf_rtl_stats {

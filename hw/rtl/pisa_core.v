@@ -316,7 +316,7 @@ localparam [7:0]
 	S_X_PUT = 8'd114, S_DIG_OUT = 8'd115, S_H_FL = 8'd116, S_DIG_OUT_RD = 8'd117,
 	S_H_START_W = 8'd118, S_H_FIELD = 8'd119, S_H_PAD = 8'd120, S_H_PAY = 8'd121,
 	S_H_FIN = 8'd122, S_H_FIELD_W = 8'd123, S_H_BYTE = 8'd124, S_H_BITS = 8'd125,
-	S_H_BYTE_W = 8'd126, S_H_PAY_B = 8'd127, S_FW_RD = 8'd128, S_CNT_W = 8'd129,
+	S_FW_RD = 8'd128, S_CNT_W = 8'd129,
 	S_CNT_LEN = 8'd130, S_CNT_ADD = 8'd131, S_MTR_W = 8'd132, S_MTR_RUN = 8'd133,
 	S_C_STAGE = 8'd134, S_C_CHECK = 8'd135, S_C_RSP = 8'd136, S_C_ROW = 8'd137, S_C_CNT = 8'd138,
 	S_C_MTR = 8'd139, S_C_MCCHK = 8'd140, S_C_AFIND = 8'd141, S_C_ROWMUL = 8'd142,
@@ -648,6 +648,7 @@ reg [3:0] h_nbit;
 reg [15:0] h_fi, h_nf, h_faddr, h_pi, h_dn;
 reg [12:0] h_ba;		// the byte path: next PHV byte, bytes left
 reg [3:0] h_bn;
+reg h_inb;			// the byte path: a byte read last clock arrives now
 reg [7:0] h_fret;		// where S_H_FEED returns
 
 // checksum units, deparser, traffic manager
@@ -855,6 +856,53 @@ task hash_start(input [15:0] rec, input pay, input [7:0] ret);
 	end
 endtask
 
+// The byte the hash takes this clock: the byte paths' read data, or h_fb in S_H_FEED; and
+// whether csum16, xor16 or the digest takes it now (a CRC takes its bits in S_H_FEED). One
+// source and one place (hash_take, before the state machine's case) for every state, so that
+// synthesis builds the sum, the xor and the digest's write once.
+wire [7:0] h_in = st == S_H_BYTE ? dm_rd : st == S_H_PAY ? pkt_rd : h_fb;
+wire h_take = h_cls != 3'd0 && (st == S_H_FEED || (h_inb && (st == S_H_BYTE || st == S_H_PAY)));
+
+task hash_take;
+	case (h_cls)
+	3'd1, 3'd2: begin
+		if (!h_odd)
+			h_hi <= h_in;
+		else if (h_cls == 3'd1)
+			h_sum <= h_sum + {16'd0, h_hi, h_in};
+		else
+			h_xor <= h_xor ^ {h_hi, h_in};
+		h_odd <= !h_odd;
+	end
+	3'd5: begin
+		if ({16'd0, h_dn} < DIG_MAX) begin
+			dm_we <= 1'b1;
+			dm_wa <= dma(A_DIG + {16'd0, h_dn});
+			dm_wd <= h_in;
+		end
+		h_dn <= h_dn + 16'd1;
+	end
+	default: ;
+	endcase
+endtask
+
+// The byte paths (whole PHV bytes, the payload) read a byte a clock: the byte read last
+// clock goes into the hash (h_take) as the next is read. A CRC's byte goes to S_H_FEED
+// instead, which returns to `back`, and no byte is read meanwhile (h_crc_wait).
+wire h_crc_wait = h_inb && h_cls == 3'd0;
+task hash_in(input [7:0] back);
+	if (h_inb) begin
+		h_id <= {h_id[55:0], h_in};
+		if (h_cls == 3'd0) begin
+			h_inb <= 1'b0;
+			h_fb <= h_in;
+			h_fret <= back;
+			hbit <= 4'd0;
+			st <= S_H_FEED;
+		end
+	end
+endtask
+
 // An operand's value into fv (model_exec.c rd), then ret.
 task operand(input [31:0] d, input [63:0] value, input [7:0] ret);
 	begin
@@ -1024,6 +1072,8 @@ always @(posedge clk) begin
 		commit_pend <= 1'b1;
 	if (state_reset)
 		reset_pend <= 1'b1;
+	if (h_take)
+		hash_take;		// a byte into the hash (S_H_FEED, S_H_BYTE, S_H_PAY)
 	case (st)
 	// ---- idle: configuration, commands, packets ----
 	S_IDLE: begin
@@ -2082,6 +2132,7 @@ always @(posedge clk) begin
 		st <= S_H_FIELD;
 	end
 	S_H_FIELD: begin
+		h_inb <= 1'b0;		// the byte paths start empty
 		if (h_fi >= h_nf) begin
 			// the last partial byte, zero padded
 			h_pi <= cursor;
@@ -2101,21 +2152,17 @@ always @(posedge clk) begin
 			field_read(SRC_PHV, {16'd0, cf0[15:0]}, cf0[22:16], S_H_BITS);
 	end
 	S_H_BYTE: begin
-		if (h_bn == 4'd0) begin
-			st <= S_H_FIELD;
-		end else begin
-			dm_ra <= dma(A_PHV + {19'd0, h_ba});
-			h_ba <= h_ba + 13'd1;
-			h_bn <= h_bn - 4'd1;
-			st <= S_H_BYTE_W;
+		hash_in(S_H_BYTE);
+		if (!h_crc_wait) begin
+			if (h_bn == 4'd0) begin
+				st <= S_H_FIELD;
+			end else begin
+				dm_ra <= dma(A_PHV + {19'd0, h_ba});
+				h_ba <= h_ba + 13'd1;
+				h_bn <= h_bn - 4'd1;
+				h_inb <= 1'b1;
+			end
 		end
-	end
-	S_H_BYTE_W: begin
-		h_fb <= dm_rd;
-		h_id <= {h_id[55:0], dm_rd};
-		h_fret <= S_H_BYTE;
-		hbit <= 4'd0;
-		st <= S_H_FEED;
 	end
 	S_H_BITS: begin
 		// the field's bits into the byte being assembled and the identity value
@@ -2153,52 +2200,29 @@ always @(posedge clk) begin
 	end
 	S_H_FEED: begin
 		// one byte (h_fb) into the hash; a CRC takes it a bit a clock
-		case (h_cls)
-		3'd0: begin
+		if (h_cls == 3'd0) begin
 			h_crc <= ((h_crc[h_width[4:0] - 5'd1] ^ (h_refin ? h_fb[hbit[2:0]] :
 				 h_fb[3'd7 - hbit[2:0]])) ? {h_crc[30:0], 1'b0} ^ h_poly :
 				 {h_crc[30:0], 1'b0}) & (h_width == 6'd32 ? 32'hFFFFFFFF : 32'h0000FFFF);
 			hbit <= hbit + 4'd1;
 			if (hbit == 4'd7)
 				st <= h_fret;
+		end else begin
+			st <= h_fret;	// h_take took it
 		end
-		3'd1, 3'd2: begin
-			if (!h_odd)
-				h_hi <= h_fb;
-			else if (h_cls == 3'd1)
-				h_sum <= h_sum + {16'd0, h_hi, h_fb};
-			else
-				h_xor <= h_xor ^ {h_hi, h_fb};
-			h_odd <= !h_odd;
-			st <= h_fret;
-		end
-		3'd5: begin
-			if ({16'd0, h_dn} < DIG_MAX) begin
-				dm_we <= 1'b1;
-				dm_wa <= dma(A_DIG + {16'd0, h_dn});
-				dm_wd <= h_fb;
-			end
-			h_dn <= h_dn + 16'd1;
-			st <= h_fret;
-		end
-		default: st <= h_fret;
-		endcase
 	end
 	S_H_PAY: begin
-		if (h_pi < plen) begin
-			pkt_ra <= h_pi[PKT_AW-1:0];
-			h_pi <= h_pi + 16'd1;
-			st <= S_H_PAY_B;
-		end else begin
-			st <= S_H_FIN;
+		// the payload, a byte a clock like S_H_BYTE
+		hash_in(S_H_PAY);
+		if (!h_crc_wait) begin
+			if (h_pi < plen) begin
+				pkt_ra <= h_pi[PKT_AW-1:0];
+				h_pi <= h_pi + 16'd1;
+				h_inb <= 1'b1;
+			end else begin
+				st <= S_H_FIN;
+			end
 		end
-	end
-	S_H_PAY_B: begin
-		h_fb <= pkt_rd;
-		h_id <= {h_id[55:0], pkt_rd};
-		h_fret <= S_H_PAY;
-		hbit <= 4'd0;
-		st <= S_H_FEED;
 	end
 	S_H_FIN: begin
 		case (h_cls)

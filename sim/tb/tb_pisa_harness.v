@@ -14,9 +14,11 @@
 //                                             -> "o PORT LEN B0 .." per packet that left and
 //                                                "g ID LEN B0 .." per digest, in order, "d"
 //   s                                         -> "s RX TX DROP OVERSIZE CYCLES" (counters)
+//   b ON                                      the sink's back-pressure on (1, the start)
+//                                             or off (0: always ready, for benchmarks) -> "b"
 //   q                                         -> "e RX TX DROP OVERSIZE CYCLES", the end
-// The packet sink is randomly not ready (+seed), so back-pressure is exercised on every
-// run. The harness opens STIM before OUT; a client must open them in the same order.
+// The packet sink is randomly not ready (+seed) unless told otherwise, so back-pressure is
+// exercised on every run. The harness opens STIM before OUT; a client must open them in the same order.
 `default_nettype none
 
 module tb_pisa_harness;
@@ -46,6 +48,7 @@ wire [15:0] out_port;
 wire [7:0] out_data;
 wire out_last, out_valid;
 reg out_ready = 1'b0;
+reg pressure = 1'b1;		// the sink is randomly not ready
 wire [31:0] cnt_rx, cnt_tx, cnt_drop, cnt_oversize;
 wire [63:0] cnt_cycles;
 wire [15:0] dig_id;
@@ -83,7 +86,7 @@ reg [7:0] c;
 reg [7:0] obytes [0:65535];
 integer olen = 0;
 always @(posedge clk) begin
-	out_ready <= ($random(seed) & 3) != 0;
+	out_ready <= ($random(seed) & 3) != 0 || !pressure;
 	if (out_valid && out_ready) begin
 		obytes[olen] = out_data;
 		olen = olen + 1;
@@ -172,6 +175,12 @@ initial begin
 				if ($fscanf(fin, " %h", bytes[k]) != 1)
 					fatal("short packet in the stimulus");
 			run_packet;
+		end else if (c == "b") begin
+			if ($fscanf(fin, " %h", k) != 1 || k > 1)
+				fatal("bad back-pressure line in the stimulus");
+			pressure <= k != 0;
+			$fwrite(fout, "b\n");
+			$fflush(fout);
 		end else if (c == "s") begin
 			$fwrite(fout, "s %0x %0x %0x %0x %0x\n", cnt_rx, cnt_tx, cnt_drop, cnt_oversize,
 				cnt_cycles);
