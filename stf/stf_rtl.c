@@ -400,18 +400,25 @@ int stf_rtl_inject(struct stf_rtl *r, unsigned port, const uint8_t *d, size_t le
 	return 0;
 }
 
+/* Sends a one-line statement without data and returns its answer line, or NULL
+ * (the simulation is then dead). */
+static char *ask(struct stf_rtl *r, const char *stmt)
+{
+	if (r->dead)
+		return NULL;
+	fprintf(r->sf, "%s\n", stmt);
+	if (fflush(r->sf) != 0) {
+		die(r, "cannot write to the simulation");
+		return NULL;
+	}
+	return get_line(r);
+}
+
 int stf_rtl_backpressure(struct stf_rtl *r, int on)
 {
 	char *l;
 
-	if (r->dead)
-		return -PISA_E_IO;
-	fprintf(r->sf, "b %d\n", on ? 1 : 0);
-	if (fflush(r->sf) != 0) {
-		die(r, "cannot write to the simulation");
-		return -PISA_E_IO;
-	}
-	l = get_line(r);
+	l = ask(r, on ? "b 1" : "b 0");
 	if (!l || strcmp(l, "b")) {
 		die(r, "the simulation answered a back-pressure request with something else");
 		return -PISA_E_IO;
@@ -424,14 +431,7 @@ int stf_rtl_stats(struct stf_rtl *r, struct stf_rtl_stats *st)
 	unsigned long long v[5];
 	char *l;
 
-	if (r->dead)
-		return -PISA_E_IO;
-	fprintf(r->sf, "s\n");
-	if (fflush(r->sf) != 0) {
-		die(r, "cannot write to the simulation");
-		return -PISA_E_IO;
-	}
-	l = get_line(r);
+	l = ask(r, "s");
 	if (!l || sscanf(l, "s %llx %llx %llx %llx %llx", &v[0], &v[1], &v[2], &v[3], &v[4]) != 5) {
 		die(r, "the simulation answered a stats request with something else");
 		return -PISA_E_IO;

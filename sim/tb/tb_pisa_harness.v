@@ -17,8 +17,9 @@
 //   b ON                                      the sink's back-pressure on (1, the start)
 //                                             or off (0: always ready, for benchmarks) -> "b"
 //   q                                         -> "e RX TX DROP OVERSIZE CYCLES", the end
-// The packet sink is randomly not ready (+seed) unless told otherwise, so back-pressure is
-// exercised on every run. The harness opens STIM before OUT; a client must open them in the same order.
+// The packet sink is randomly not ready (+seed) unless told otherwise (b 0), so back-pressure
+// is exercised on every run. The harness opens STIM before OUT; a client must open them in the
+// same order.
 `default_nettype none
 
 module tb_pisa_harness;
