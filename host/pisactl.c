@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * pisactl.c: the command line of an OpenPISA switch. It sends
- * simple_switch_CLI commands (and load, packet-out, listen, status) to
+ * simple_switch_CLI commands (and load, packet-out, port-counters, listen, status) to
  * pisad and prints the answers: one command from the arguments, a commands
  * file on stdin, or an interactive prompt. flash talks to the board itself,
  * not to pisad (pisactl_flash.c).
@@ -42,6 +42,8 @@ static const char usage_text[] =
 "  packet-out PORT HEX   inject a packet (hex bytes) into ingress on PORT\n"
 "  listen                print packet-ins and digests until interrupted\n"
 "  status                the daemon's state: board, link, program, restores\n"
+"  port-counters [PORT...]  the board's MAC counters (frames, bytes, FCS errors,\n"
+"                        runts, giants, drops) of those ports, else of every port\n"
 "  flash BITSTREAM [--board NAME] [--device SERIAL] [--cable NAME]\n"
 "                        write a bitstream into the board's configuration flash\n"
 "                        (talks to the board over USB, not to pisad; see below)\n"

@@ -758,6 +758,70 @@ static void do_packet_out(struct daemon *d, struct client *c, char **argv, int a
 	replyf(c, 0, "Sent %zu bytes into port %lu\n", n, port);
 }
 
+/* port-counters [PORT...]: the MACs' counters of the ports named, else of every port. */
+static void do_port_counters(struct daemon *d, struct client *c, char **argv, int argc)
+{
+	static const char *const head[PISA_PORT_COUNTERS] = {
+		"rx_frames", "rx_bytes", "rx_fcs", "rx_runts", "rx_giants", "rx_drops",
+		"tx_frames", "tx_bytes", "tx_drops"
+	};
+	uint64_t v[PISA_PORT_COUNTERS], bits = 0;
+	unsigned long port[64];
+	char buf[8192], *end;
+	size_t k = 0;
+	int i, j, n = 0, r;
+
+	for (i = 1; i < argc; i++) {
+		errno = 0;
+		port[n] = strtoul(argv[i], &end, 0);
+		if (*end || errno || port[n] > 0xFFFF || argv[i][0] == '-') {
+			replyf(c, 1, "Error: port-counters: bad port '%s'\n", argv[i]);
+			return;
+		}
+		n++;
+	}
+	if (!d->connected) {
+		replyf(c, 1, "Error: the switch is not connected (%s)\n", d->down_why);
+		return;
+	}
+	if (n == 0)	/* every port; only boards have MACs, and none more than 64 ports */
+		for (; n < (int)d->info.ports && n < 64; n++)
+			port[n] = (unsigned long)n;
+#define ADD(...) do { if (k < sizeof(buf)) k += (size_t)snprintf(buf + k, sizeof(buf) - k, __VA_ARGS__); } while (0)
+	ADD("port");
+	for (j = 0; j < PISA_PORT_COUNTERS; j++)
+		ADD(" %10s", head[j]);
+	ADD("\n");
+	for (i = 0; i < n; i++) {
+		r = pisa_link_port_counters(d->link, (uint16_t)port[i], v, &bits);
+		if (r == -PISA_E_RANGE) {
+			replyf(c, 1, "Error: port-counters: port %lu has no MAC (the switch has %u "
+			       "ports)\n", port[i], d->info.ports);
+			return;
+		}
+		if (r == -PISA_E_INVAL) {
+			replyf(c, 1, "Error: port-counters: the switch has no MAC counters (pisa-model, "
+			       "the co-simulation and a board top built with MAC_COUNTERS = 0 have "
+			       "none)\n");
+			return;
+		}
+		if (r < 0) {
+			replyf(c, 1, "Error: port-counters: %s\n", pisa_link_detail(d->link));
+			if (r == -PISA_E_IO)
+				link_error(d, "port-counters", r);
+			return;
+		}
+		ADD("%4lu", port[i]);
+		for (j = 0; j < PISA_PORT_COUNTERS; j++)
+			ADD(" %10llu", (unsigned long long)v[j]);
+		ADD("\n");
+	}
+	ADD("(the MACs' counters, %llu bits wide: they wrap at %llu)\n", (unsigned long long)bits,
+	    bits < 64 ? 1ull << bits : 0ull);
+#undef ADD
+	reply(c, 0, buf);
+}
+
 static void do_status(struct daemon *d, struct client *c)
 {
 	struct pisa_link_stats st = { 0 };
@@ -941,7 +1005,8 @@ static void handle_cmd(struct daemon *d, struct client *c, const uint8_t *p, siz
 		argv[argc++] = tok;
 	logm(L_DEBUG, "request: %s", line);
 	if (argc == 0 || !strcmp(argv[0], "status") || !strcmp(argv[0], "listen") ||
-	    !strcmp(argv[0], "packet-out") || !strcmp(argv[0], "load"))
+	    !strcmp(argv[0], "packet-out") || !strcmp(argv[0], "load") ||
+	    !strcmp(argv[0], "port-counters"))
 		flush_pending(d, c);	/* the results before this one go first */
 	if (argc == 0) {
 		reply(c, 0, "");
@@ -952,6 +1017,8 @@ static void handle_cmd(struct daemon *d, struct client *c, const uint8_t *p, siz
 		reply(c, 0, "Listening for packet-in and digests\n");
 	} else if (!strcmp(argv[0], "packet-out")) {
 		do_packet_out(d, c, argv, argc);
+	} else if (!strcmp(argv[0], "port-counters")) {
+		do_port_counters(d, c, argv, argc);
 	} else if (!strcmp(argv[0], "load")) {
 		reply(c, 1, "Error: load: the client sends the image's bytes (pisactl load FILE)\n");
 	} else {

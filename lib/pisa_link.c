@@ -685,6 +685,21 @@ static int do_read(struct pisa_link *l, uint8_t op, uint16_t id, uint32_t index,
 	return 0;
 }
 
+int pisa_link_port_counters(struct pisa_link *l, uint16_t port,
+			    uint64_t value[PISA_PORT_COUNTERS], uint64_t *bits)
+{
+	uint32_t k;
+	int r;
+
+	/* counter 0 first: it takes the copy the others are read from */
+	for (k = 0; k < PISA_PORT_COUNTERS; k++) {
+		r = do_read(l, PISA_READ_PORT, port, k, &value[k], bits);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 /* A request whose ack status is the answer. */
 static int acked_request(struct pisa_link *l, uint8_t type, const uint8_t *p, size_t len)
 {

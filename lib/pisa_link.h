@@ -68,6 +68,12 @@ int pisa_link_flush(struct pisa_link *l);
  * port) and waits for the acknowledgement. */
 int pisa_link_packet_out(struct pisa_link *l, uint16_t port, const uint8_t *data, size_t len);
 
+/* A board port's MAC counters (enum pisa_port_counter), all from one
+ * instant, and their width in bits. -PISA_E_RANGE: no MAC on that port;
+ * -PISA_E_INVAL: the switch has no MACs (pisa-model, the co-simulation). */
+int pisa_link_port_counters(struct pisa_link *l, uint16_t port,
+			    uint64_t value[PISA_PORT_COUNTERS], uint64_t *bits);
+
 /* Waits up to timeout_ms (0: just look, -1: forever) for frames from the
  * switch and runs the callbacks. Returns 0, or -PISA_E_IO if the stream
  * closed. */

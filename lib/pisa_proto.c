@@ -279,7 +279,8 @@ long pisa_proto_read_encode(uint8_t *out, size_t cap, const struct pisa_proto_re
 
 int pisa_proto_read_decode(const uint8_t *p, size_t len, struct pisa_proto_read *r)
 {
-	if (len != 7 || (p[0] != PISA_OP_COUNTER && p[0] != PISA_OP_REGISTER))
+	if (len != 7 || (p[0] != PISA_OP_COUNTER && p[0] != PISA_OP_REGISTER &&
+			 p[0] != PISA_READ_PORT))
 		return -PISA_E_FORMAT;
 	r->op = p[0];
 	r->id = pisa_get_le16(p + 1);
@@ -821,8 +822,12 @@ static void do_read(struct pisa_proto_server *s, const struct pisa_proto_frame *
 	} else {
 		if (rd.op == PISA_OP_COUNTER)
 			r = s->ops->counter_read(s->sw, rd.id, rd.index, &rr.a, &rr.b);
-		else
+		else if (rd.op == PISA_OP_REGISTER)
 			r = s->ops->register_read(s->sw, rd.id, rd.index, &rr.a);
+		else if (s->ops->port_counter_read)
+			r = s->ops->port_counter_read(s->sw, rd.id, rd.index, &rr.a, &rr.b);
+		else
+			r = -PISA_E_INVAL;	/* a switch without MACs, as the RTL answers */
 		if (r < 0) {
 			rr.status = PISA_ST_FAILED;
 			rr.err = (uint8_t)-r;
@@ -1142,8 +1147,15 @@ static int fz_clone(void *sw, uint16_t id, const struct pisa_clone_cfg *cfg)
 	return fuzz_chk(sw, id);
 }
 
+static int fz_pread(void *sw, uint16_t port, uint32_t k, uint64_t *v, uint64_t *bits)
+{
+	*v = k;
+	*bits = 16;
+	return port < 2 && k < PISA_PORT_COUNTERS ? 0 : -PISA_E_RANGE;
+}
+
 static const struct pisa_switch_ops fuzz_ops = {
-	fz_row, fz_cread, fz_cwrite, fz_rread, fz_rwrite, fz_meter, fz_mcast, fz_clone,
+	fz_row, fz_cread, fz_cwrite, fz_rread, fz_rwrite, fz_meter, fz_mcast, fz_clone, fz_pread,
 };
 
 static void fz_send(void *arg, const uint8_t *frame, size_t len)

@@ -58,7 +58,8 @@ enum pisa_proto_status {
 	PISA_ST_NO_SESSION = 5,	/* no HELLO since the switch (re)started: nothing done */
 };
 
-/* Operations in a WRITE batch (and READ kinds, which reuse 2 and 3). */
+/* Operations in a WRITE batch (and READ kinds, which reuse 2 and 3; READ kind 4 is
+ * PISA_READ_PORT). */
 enum pisa_proto_opcode {
 	PISA_OP_ROW = 1,
 	PISA_OP_COUNTER = 2,
@@ -68,6 +69,7 @@ enum pisa_proto_opcode {
 	PISA_OP_CLONE = 6,
 };
 
+#define PISA_READ_PORT 4	/* READ kind: a board port's MAC counter (no WRITE op) */
 #define PISA_OP_HDR 3		/* opcode 1, body length 2 */
 #define PISA_OP_NONE 0xFFFF	/* ACK.failed when no op failed */
 
@@ -154,14 +156,14 @@ struct pisa_proto_op {
 };
 
 struct pisa_proto_read {
-	uint8_t op;		/* PISA_OP_COUNTER or PISA_OP_REGISTER */
+	uint8_t op;		/* PISA_OP_COUNTER, PISA_OP_REGISTER or PISA_READ_PORT */
 	uint16_t id;
 	uint32_t index;
 };
 
 struct pisa_proto_read_reply {
 	uint8_t status, err;	/* err: a positive pisa_err, 0 on success */
-	uint64_t a, b;		/* packets, bytes; or value, 0 */
+	uint64_t a, b;		/* packets, bytes; or value, 0; or (port) value, bits */
 };
 
 struct pisa_proto_ack {

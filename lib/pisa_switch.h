@@ -93,6 +93,26 @@ struct pisa_switch_ops {
 	int (*mcast_write)(void *sw, uint16_t group, uint16_t n,
 			   const struct pisa_mc_copy *copies);
 	int (*clone_write)(void *sw, uint16_t session, const struct pisa_clone_cfg *cfg);
+	/* A board port's MAC counter (enum pisa_port_counter) and its width in bits (it wraps
+	 * at 2^bits). Reading PISA_PC_RX_FRAMES copies every port's counters at one instant;
+	 * the others read from the latest copy; -PISA_E_RANGE: no such port or counter. NULL:
+	 * the switch has no MACs (pisa-model), and a READ of them is FAILED, INVAL. */
+	int (*port_counter_read)(void *sw, uint16_t port, uint32_t counter, uint64_t *value,
+				 uint64_t *bits);
+};
+
+/* A board port's MAC counters, in the order the switch numbers them (READ kind 4). */
+enum pisa_port_counter {
+	PISA_PC_RX_FRAMES,	/* good frames passed on to the switch */
+	PISA_PC_RX_BYTES,	/* their bytes, destination address through FCS */
+	PISA_PC_RX_FCS_ERRORS,	/* frames dropped: legal length, bad FCS */
+	PISA_PC_RX_RUNTS,	/* ... shorter than 64 bytes */
+	PISA_PC_RX_GIANTS,	/* ... longer than the MAC's maximum */
+	PISA_PC_RX_DROPS,	/* ... good, but the RX buffer was full */
+	PISA_PC_TX_FRAMES,	/* frames sent */
+	PISA_PC_TX_BYTES,	/* their bytes, padding and FCS included */
+	PISA_PC_TX_DROPS,	/* frames from the switch too long to send */
+	PISA_PORT_COUNTERS
 };
 
 /* The hash functions the hardware computes (lib/pisa_hash.c). */

@@ -251,7 +251,8 @@ static int go(struct stf_board *b, stf_rtl_out_fn out, void *arg, struct stf_boa
 			ok = frame_out(line, out, arg) == 0;
 		} else if (line[0] == 'c' && sscanf(line + 1, "%x %x %x %x %x %x %x", &v[0], &v[1],
 				&v[2], &v[3], &v[4], &v[5], &v[6]) == 7 && v[0] < STF_BOARD_MAX_PORTS) {
-			res->mac[v[0]] = (struct stf_board_mac){ v[1], v[2], v[3], v[4], v[5], v[6] };
+			res->mac[v[0]] = (struct stf_board_mac){ v[1], v[2], v[3], v[4], v[5], v[6],
+								 0, 0, 0 };
 			if (v[0] >= res->nports)
 				res->nports = v[0] + 1;
 		} else if (line[0] == 't' &&
@@ -296,6 +297,43 @@ int stf_board_inject(struct stf_board *b, unsigned port, const uint8_t *d, size_
 	return e < 0 ? e : go(b, out, arg, &res);
 }
 
+/* The MAC counters of port p as a host reads them (READ kind 4 over the UART, as pisactl
+ * port-counters does): the ones the testbench read from the MACs' registers must agree. */
+static int link_counters(struct stf_board *b, unsigned p, struct stf_board_mac *m)
+{
+	uint64_t v[PISA_PORT_COUNTERS], bits;
+	char why[200];
+	int e = pisa_link_port_counters(b->link, (uint16_t)p, v, &bits);
+
+	if (e < 0) {
+		snprintf(why, sizeof(why), "reading port %u's MAC counters over the control link: %s",
+			 p, pisa_link_detail(b->link));
+		die(b, why);
+		return e;
+	}
+	if (bits != 16 || v[PISA_PC_RX_FRAMES] != m->rx_frames ||
+	    v[PISA_PC_RX_DROPS] != m->rx_drops || v[PISA_PC_RX_FCS_ERRORS] != m->rx_fcs_errors ||
+	    v[PISA_PC_RX_RUNTS] != m->rx_runts || v[PISA_PC_RX_GIANTS] != m->rx_giants ||
+	    v[PISA_PC_TX_DROPS] != m->tx_drops) {
+		snprintf(why, sizeof(why), "port %u's MAC counters over the control link (%llu bits: "
+			 "rx %llu, drops %llu, FCS %llu, runts %llu, giants %llu, tx drops %llu) "
+			 "differ from the MAC's own (%u, %u, %u, %u, %u, %u)", p,
+			 (unsigned long long)bits, (unsigned long long)v[PISA_PC_RX_FRAMES],
+			 (unsigned long long)v[PISA_PC_RX_DROPS],
+			 (unsigned long long)v[PISA_PC_RX_FCS_ERRORS],
+			 (unsigned long long)v[PISA_PC_RX_RUNTS],
+			 (unsigned long long)v[PISA_PC_RX_GIANTS],
+			 (unsigned long long)v[PISA_PC_TX_DROPS], m->rx_frames, m->rx_drops,
+			 m->rx_fcs_errors, m->rx_runts, m->rx_giants, m->tx_drops);
+		die(b, why);
+		return -PISA_E_IO;
+	}
+	m->rx_bytes = (unsigned)v[PISA_PC_RX_BYTES];
+	m->tx_frames = (unsigned)v[PISA_PC_TX_FRAMES];
+	m->tx_bytes = (unsigned)v[PISA_PC_TX_BYTES];
+	return 0;
+}
+
 int stf_board_burst(struct stf_board *b, unsigned nports, const uint8_t *const *frame,
 		    const size_t *len, unsigned long count, stf_rtl_out_fn out, void *arg,
 		    struct stf_board_burst *res)
@@ -312,7 +350,10 @@ int stf_board_burst(struct stf_board *b, unsigned nports, const uint8_t *const *
 		if (e < 0)
 			return e;
 	}
-	return go(b, out, arg, res);
+	e = go(b, out, arg, res);
+	for (p = 0; e == 0 && p < res->nports; p++)
+		e = link_counters(b, p, &res->mac[p]);
+	return e;
 }
 
 const char *stf_board_error(const struct stf_board *b)

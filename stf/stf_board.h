@@ -27,9 +27,12 @@ int stf_board_inject(struct stf_board *b, unsigned port, const uint8_t *d, size_
 
 #define STF_BOARD_MAX_PORTS 16
 
-/* A port's MAC counters (16 bits each, wrapping) as the board simulation read them. */
+/* A port's MAC counters (16 bits each, wrapping): the first six as the testbench read them
+ * from the MACs' registers (and the control link's READs agreed), the last three as read
+ * over the control link. */
 struct stf_board_mac {
 	unsigned rx_frames, rx_drops, rx_fcs_errors, rx_runts, rx_giants, tx_drops;
+	unsigned rx_bytes, tx_frames, tx_bytes;
 };
 
 struct stf_board_burst {
@@ -42,7 +45,8 @@ struct stf_board_burst {
 
 /* count copies of frame[p] (len[p] bytes; 0: none) into each port p < nports at once, each
  * port's back to back at line rate; out gets each frame the PHYs sent until the board is
- * quiet, res the MACs' counters afterwards and the times. count 0 only reads the counters. */
+ * quiet, res the MACs' counters afterwards (read by the testbench and over the control link,
+ * which must agree) and the times. count 0 only reads the counters. */
 int stf_board_burst(struct stf_board *b, unsigned nports, const uint8_t *const *frame,
 		    const size_t *len, unsigned long count, stf_rtl_out_fn out, void *arg,
 		    struct stf_board_burst *res);

@@ -114,6 +114,12 @@ static unsigned delta(unsigned after, unsigned before)
 	return (after - before) & 0xFFFFu;
 }
 
+/* A frame's length on the wire as its MAC counts it: padded to 60 bytes, with its FCS. */
+static size_t wire_len(size_t len)
+{
+	return (len < 60 ? 60 : len) + 4;
+}
+
 int stf_burst_run(struct stf_board *bd, const struct stf_file *f, unsigned nports,
 		  unsigned long count, FILE *rep, FILE *log, char *msg, size_t msglen)
 {
@@ -184,11 +190,13 @@ int stf_burst_run(struct stf_board *bd, const struct stf_file *f, unsigned nport
 		d[p] = (struct stf_board_mac){
 			delta(a->rx_frames, o->rx_frames), delta(a->rx_drops, o->rx_drops),
 			delta(a->rx_fcs_errors, o->rx_fcs_errors), delta(a->rx_runts, o->rx_runts),
-			delta(a->rx_giants, o->rx_giants), delta(a->tx_drops, o->tx_drops) };
+			delta(a->rx_giants, o->rx_giants), delta(a->tx_drops, o->tx_drops),
+			delta(a->rx_bytes, o->rx_bytes), delta(a->tx_frames, o->tx_frames),
+			delta(a->tx_bytes, o->tx_bytes) };
 		delivered += d[p].rx_frames;
 	}
 	for (p = 0; p < nports; p++) {
-		size_t n = (len[p] < 60 ? 60 : len[p]) + 4;	/* padded, with its FCS */
+		size_t n = wire_len(len[p]);
 
 		lmin = p == 0 || n < lmin ? n : lmin;
 		lmax = n > lmax ? n : lmax;
@@ -221,6 +229,16 @@ int stf_burst_run(struct stf_board *bd, const struct stf_file *f, unsigned nport
 				 "the switch, %u dropped, %u bad)", p, count,
 				 d[p].rx_frames + d[p].rx_drops + bad, d[p].rx_frames, d[p].rx_drops,
 				 bad);
+			goto out;
+		}
+		if (d[p].rx_bytes != (d[p].rx_frames * wire_len(len[p]) & 0xFFFF)) {
+			snprintf(msg, msglen, "burst port %u: its MAC counted %u bytes in %u frames of "
+				 "%zu bytes", p, d[p].rx_bytes, d[p].rx_frames, wire_len(len[p]));
+			goto out;
+		}
+		if (d[p].tx_frames != (b->out[p] & 0xFFFF)) {
+			snprintf(msg, msglen, "burst port %u: %lu frames out, its MAC counted %u sent",
+				 p, b->out[p], d[p].tx_frames);
 			goto out;
 		}
 		if (d[p].rx_frames == 0 && bad < count) {

@@ -40,6 +40,9 @@ module pisa_top_icebreaker #(
 	parameter CRC_SERIAL = 1,
 	parameter PROGRAM_BYTES = 16,
 	parameter CNT_W = 8,
+	// The MACs' counters readable over the control link (`pisactl port-counters`): 1, or 0 to
+	// leave them out (synthesis then removes the counters themselves).
+	parameter MAC_COUNTERS = 1,
 	// Longest Ethernet frame (FCS included) and the MACs' buffers: 1 KiB each way per port
 	// (2 SB_RAM40_4K each), so frames up to 1022 bytes (an IP MTU of 1004).
 	parameter MAX_FRAME = 1022,
@@ -98,6 +101,9 @@ wire [15:0] out_port;
 wire [7:0] out_data;
 wire out_last, out_valid, out_ready;
 wire [N-1:0] rmii_tx_clk_unused, rx_act, tx_act, tx_pend;
+wire mac_req, mac_busy;	// the MACs' counters, read through pisa_switch
+wire [15:0] mac_port, mac_value;
+wire [3:0] mac_idx;
 pisa_eth_ports #(.PHY("rmii"), .N(N), .MAX_FRAME(MAX_FRAME), .RX_DEPTH(RX_DEPTH),
 	.TX_DEPTH(TX_DEPTH)) u_ports (
 	.clk(clk), .rst(rst), .rst_in(rst_any),
@@ -108,8 +114,8 @@ pisa_eth_ports #(.PHY("rmii"), .N(N), .MAX_FRAME(MAX_FRAME), .RX_DEPTH(RX_DEPTH)
 	.s_pkt_port(out_port), .s_pkt_data(out_data), .s_pkt_last(out_last),
 	.s_pkt_valid(out_valid), .s_pkt_ready(out_ready),
 	.rx_act(rx_act), .tx_act(tx_act), .tx_pend(tx_pend),
-	// (no control-link message reads the MAC counters yet)
-	.stats_req(1'b0), .stats_busy(), .stats_port(1'b0), .stats_idx(4'd0), .stats_value()
+	.stats_req(mac_req), .stats_busy(mac_busy), .stats_port(mac_port[$clog2(N)-1:0]),
+	.stats_idx(mac_idx), .stats_value(mac_value)
 );
 
 // ---- the switch ----
@@ -120,7 +126,8 @@ wire [31:0] cnt_rx, cnt_tx, cnt_drop;
 pisa_switch #(
 	.CLK_HZ(CLK_HZ), .PHY("uart"), .CLKS_PER_BIT(CLKS_PER_BIT), .MAX_PAYLOAD(MAX_PAYLOAD),
 	.WINDOW(WINDOW), .CRC_SERIAL(CRC_SERIAL), .PROGRAM_BYTES(PROGRAM_BYTES), .CNT_W(CNT_W),
-	.PORTS(N), .CPU_PORT(16'd255), .STAGES(16'd4), .BOARD("icebreaker"),
+	.PORTS(N), .CPU_PORT(16'd255), .MAC_PORTS(MAC_COUNTERS ? N : 0), .STAGES(16'd4),
+	.BOARD("icebreaker"),
 	.CFG_WORDS(CFG_WORDS), .BANKS(BANKS), .ROW_BYTES(ROW_BYTES), .CNT_CELLS(CNT_CELLS),
 	.REG_CELLS(REG_CELLS), .MTR_CELLS(MTR_CELLS), .KEY_BITS(KEY_BITS), .PHV_MAX(PHV_MAX),
 	.PKT_MAX(PKT_MAX), .ROW_STAGE(ROW_STAGE), .STACKS(STACKS), .MC_GROUPS(MC_GROUPS),
@@ -137,10 +144,12 @@ pisa_switch #(
 	.s_pkt_ready(in_ready),
 	.m_pkt_port(out_port), .m_pkt_data(out_data), .m_pkt_last(out_last),
 	.m_pkt_valid(out_valid), .m_pkt_ready(out_ready),
+	.mac_req(mac_req), .mac_busy(mac_busy), .mac_port(mac_port), .mac_idx(mac_idx),
+	.mac_value(mac_value),
 	.loaded(loaded), .session(session), .cnt_rx(cnt_rx), .cnt_tx(cnt_tx), .cnt_drop(cnt_drop)
 );
 wire _unused = &{1'b0, spi_miso, spi_miso_oe, ctl_s_ready, ctl_m_data, ctl_m_last, ctl_m_valid,
-	cnt_rx, cnt_tx, cnt_drop, clk_unused, rmii_tx_clk_unused, tx_pend, 1'b0};
+	cnt_rx, cnt_tx, cnt_drop, clk_unused, rmii_tx_clk_unused, tx_pend, mac_port, 1'b0};
 
 // ---- LEDs: activity stretched to ~70 ms (2^21 core cycles at 30 MHz) ----
 wire [3:0] show;

@@ -36,8 +36,9 @@
 //   0 rx frames   1 rx bytes   2 rx FCS errors   3 rx runts   4 rx giants   5 rx drops
 //   6 tx frames   7 tx bytes   8 tx drops        (pisa_mac_rmii / pisa_mac_rgmii say what each
 //   counts; 9 .. 15 read 0). The bring-up bridges print them (pisa_bridge_console); the switch
-//   tops leave stats_* unconnected (no control-link message carries them yet), so synthesis
-//   removes the counters there, like the demux's drop count.
+//   tops hand stats_* to pisa_switch (mac_*), which answers a host's READ of them (`pisactl
+//   port-counters`). A top built with MAC_COUNTERS = 0 reads nothing, so synthesis removes the
+//   counters there, like the demux's drop count.
 `default_nettype none
 
 module pisa_eth_ports #(

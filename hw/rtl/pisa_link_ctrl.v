@@ -26,12 +26,14 @@
 //   4     METER         meter    cell    configured  cir_q16, pir_q16, cbs, pbs (u32 each)
 //   5     MCAST         group    n       0           n x (rid u16, port u16)
 //   6     CLONE         session  0       enabled     port, mcast_grp, truncate (u16 each)
+//   8     port read     port     counter 0           none (a MAC counter: pisa_switch answers)
 //   10    counter read  counter  cell    0           none
 //   11    register read register cell    0           none
 //
 // Data byte k of an op is in beat k/4, bits [8*(k%4)+7 -: 8]; an op with len 0 has one beat
-// (data 0). m_cmd_last marks an op's final beat. READ: one beat of kind 10 / 11, the consumer
-// answers err and the values on s_rsp_a / s_rsp_b (READ_REPLY; b is sent as 0 for registers).
+// (data 0). m_cmd_last marks an op's final beat. READ: one beat of kind 10 / 11 / 8, the
+// consumer answers err and the values on s_rsp_a / s_rsp_b (READ_REPLY; b is sent as 0 for
+// registers).
 // IMAGE_CHUNK (>= 4 bytes), IMAGE_COMMIT (8), PACKET_OUT (>= 2), RESET (0): the payload is
 // forwarded unchanged on m_req_* (type, len; RESET as one beat of data 0) and the consumer
 // answers on s_rsp_* (err 0: ACK OK; else ACK FAILED with that err). The consumer owns image
@@ -234,7 +236,7 @@ reg [WINDOW-1:0] kept_rr_reg, kept_rr_next;  // the kept reply is a READ_REPLY (
 reg [15:0] seq_reg, seq_next;
 reg [2:0] type_reg, type_next;       // request type (forwarded ones are 2, 3, 6, 7)
 reg [LW-1:0] len_reg, len_next;      // payload length (<= MAX_PAYLOAD when it matters)
-reg len_ok_reg, len_ok_next;         // HELLO: 4 bytes; READ: 7 bytes and kind 2 or 3
+reg len_ok_reg, len_ok_next;         // HELLO: 4 bytes; READ: 7 bytes and kind 2, 3 or 4
 reg [LW-1:0] idx_reg, idx_next;      // payload byte, then reply byte
 
 // The reply: its kind and where it comes from are decided at the request's header; status,
@@ -388,7 +390,7 @@ wire [7:0] hello_byte = idx_reg[6:0] == 7'd1 ? {7'd0, info_image} :
 // ACK (status, err, failed, expect) and READ_REPLY (status, err, a, b) payload byte idx.
 wire [15:0] failed = none_reg ? 16'hFFFF : {{(16 - LW){1'b0}}, ops_reg};
 wire [63:0] rr_a = rr_use_reg ? s_rsp_a : 64'd0;
-wire [63:0] rr_b = rr_use_reg && !cmd_kind_reg[0] ? s_rsp_b : 64'd0;  // kind 10: counter
+wire [63:0] rr_b = rr_use_reg && !cmd_kind_reg[0] ? s_rsp_b : 64'd0;  // kinds 10 and 8
 wire [3:0] rr_i = idx_reg[3:0] - 4'd2;  // mod 16: idx 2 .. 17
 reg [7:0] gen_byte;
 always @* begin
@@ -570,7 +572,8 @@ always @* begin
 		// a READ's kind, id and index go through the parser to the command registers
 		if (s_valid) begin
 			if (idx_reg == L0 && act_reg == A_READ)
-				len_ok_next = len_ok_reg && (s_data == 8'd2 || s_data == 8'd3);
+				len_ok_next = len_ok_reg && (s_data == 8'd2 || s_data == 8'd3 ||
+							     s_data == 8'd4);
 			idx_next = idx_reg + L1;
 			if (s_last)
 				state_next = S_ACT;
@@ -792,7 +795,7 @@ end
 
 // The command registers take the parser's byte b with an enable (and a clear) per field, so
 // that they map onto enable / reset flip-flops with no multiplexer in front. A READ's kind
-// byte becomes kind 10 or 11 with len 0, one beat (last, data 0).
+// byte becomes kind 10, 11 or 8 (2, 3, 4) with len 0, one beat (last, data 0).
 wire [6:0] f_we = p_body && in_prefix ? 7'd1 << k_reg : 7'd0;  // body byte k of the prefix
 wire clone = cmd_kind_reg == 4'd6;
 wire [3:0] d_we = p_body && !in_prefix ? 4'd1 << j_reg : 4'd0;  // data byte j

@@ -17,6 +17,12 @@
 // now_us counts microseconds from CLK_HZ. PHY "byte" takes the control link's bytes from
 // s_ctl_* / m_ctl_* instead of pins (Ethernet management frames through pisa_ctl_eth; see
 // pisa_ctl_link); PROGRAM_BYTES, CRC_SERIAL and CNT_W are pisa_ctl_link's area options.
+// The MACs' counters (a READ of kind 4: port, counter) are answered here from mac_*, the
+// interface of pisa_eth_ports' stats_*: counter 0 asks for a new copy of every port's
+// counters (mac_req, then wait while mac_busy), the others read the latest copy (mac_value,
+// combinational from mac_port and mac_idx); a port >= MAC_PORTS or a counter > 8 is FAILED,
+// RANGE. MAC_PORTS = 0 (no MACs: the co-simulation, a top without them) adds nothing: the core
+// answers such a READ as any command it does not know, FAILED, INVAL.
 `default_nettype none
 
 module pisa_switch #(
@@ -33,6 +39,8 @@ module pisa_switch #(
 	parameter PROGRAM_BYTES = 64,
 	parameter CRC_SERIAL = 0,
 	parameter CNT_W = 16,
+	parameter MAC_PORTS = 0,	// ports with MAC counters on mac_*; 0: none
+	parameter MAC_CNT_W = 16,	// their width (READ_REPLY's b)
 	// pisa_core's sizes (hw/rtl/pisa_core.v says what each is; a board's are those of its
 	// profile, `p4lower --board NAME --core-params`); the defaults are the sim profile's
 	parameter CFG_WORDS = 65536,
@@ -81,6 +89,12 @@ module pisa_switch #(
 	output wire         m_pkt_valid,
 	input  wire         m_pkt_ready,
 
+	output wire         mac_req,
+	input  wire         mac_busy,
+	output wire [15:0]  mac_port,
+	output wire [3:0]   mac_idx,
+	input  wire [15:0]  mac_value,
+
 	output wire         loaded,
 	output wire         session,
 	output wire [31:0]  cnt_rx,
@@ -110,7 +124,7 @@ wire [3:0] cmd_kind;
 wire [15:0] cmd_id, cmd_len;
 wire [31:0] cmd_index, cmd_data;
 wire [7:0] cmd_flag;
-wire cmd_last, cmd_valid, cmd_ready;
+wire cmd_last, cmd_valid, cmd_ready, link_cmd_ready;
 wire [7:0] req_type, req_data;
 wire [15:0] req_len;
 wire req_last, req_valid, req_ready;
@@ -142,6 +156,61 @@ assign m_pkt_last = core_last;
 assign m_pkt_valid = core_valid && !to_cpu;
 wire core_ready = to_cpu ? pin_ready : m_pkt_ready;
 
+// ---- READ kind 4 (command kind 8): a MAC counter, answered here ----
+wire mac_rsp_valid;	// the answer: err, and the counter as a, its width as b
+wire [7:0] mac_err;
+wire core_cmd_valid;
+generate
+	if (MAC_PORTS > 0) begin : g_mac
+		localparam [3:0] K_MAC = 4'd8;
+		localparam [7:0] E_RANGE = 8'd6;	// pisa_err PISA_E_RANGE
+		localparam [31:0] MAC_PORTS32 = MAC_PORTS;
+		wire cmd_mac = cmd_kind == K_MAC;
+		reg held, copy, wait_busy, fail;
+		reg [15:0] port_reg;
+		reg [3:0] idx_reg;
+		wire take = cmd_valid && cmd_mac && !held;	// a one-beat command
+		wire ok = {16'd0, cmd_id} < MAC_PORTS32 && cmd_index < 32'd9;
+		assign link_cmd_ready = cmd_mac ? take : cmd_ready;
+		assign core_cmd_valid = cmd_valid && !cmd_mac;
+		assign mac_req = copy;
+		assign mac_port = port_reg;
+		assign mac_idx = idx_reg;
+		// answered once the copy is in, if one was asked for (busy rises the cycle after req)
+		assign mac_rsp_valid = held && !copy && !wait_busy && !mac_busy;
+		assign mac_err = fail ? E_RANGE : 8'd0;
+		always @(posedge clk) begin
+			copy <= 1'b0;
+			wait_busy <= copy;
+			if (take) begin
+				held <= 1'b1;
+				fail <= !ok;
+				copy <= ok && cmd_index == 32'd0;
+				port_reg <= cmd_id;
+				idx_reg <= cmd_index[3:0];
+			end
+			if (mac_rsp_valid && rsp_ready)
+				held <= 1'b0;
+			if (rst) begin
+				held <= 1'b0;
+				copy <= 1'b0;
+				wait_busy <= 1'b0;
+			end
+		end
+	end else begin : g_no_mac
+		// the core answers command kind 8 as every kind it does not know: FAILED, INVAL
+		assign link_cmd_ready = cmd_ready;
+		assign core_cmd_valid = cmd_valid;
+		assign mac_req = 1'b0;
+		assign mac_port = 16'd0;
+		assign mac_idx = 4'd0;
+		assign mac_rsp_valid = 1'b0;
+		assign mac_err = 8'd0;
+		wire _unused_mac = &{1'b0, mac_busy, mac_value, 1'b0};
+	end
+endgenerate
+localparam [63:0] MAC_BITS = MAC_CNT_W;
+
 pisa_ctl_link #(
 	.PHY(PHY), .CLKS_PER_BIT(CLKS_PER_BIT), .MAX_PAYLOAD(MAX_PAYLOAD), .WINDOW(WINDOW),
 	.PORTS(PORTS), .CPU_PORT(CPU_PORT), .STAGES(STAGES), .PHV_BYTES(PHV16),
@@ -158,13 +227,14 @@ pisa_ctl_link #(
 	.m_byte_ready(m_ctl_ready),
 	.m_cmd_kind(cmd_kind), .m_cmd_id(cmd_id), .m_cmd_index(cmd_index), .m_cmd_flag(cmd_flag),
 	.m_cmd_len(cmd_len), .m_cmd_data(cmd_data), .m_cmd_last(cmd_last),
-	.m_cmd_valid(cmd_valid), .m_cmd_ready(cmd_ready),
+	.m_cmd_valid(cmd_valid), .m_cmd_ready(link_cmd_ready),
 	.m_req_type(req_type), .m_req_len(req_len), .m_req_data(req_data), .m_req_last(req_last),
 	.m_req_valid(req_valid), .m_req_ready(req_ready),
 	// one command or request is outstanding at a time: whoever answers, answers it
-	.s_rsp_err(core_rsp_valid ? core_err : ld_err),
-	.s_rsp_a(core_a), .s_rsp_b(core_b),
-	.s_rsp_valid(core_rsp_valid || ld_rsp_valid), .s_rsp_ready(rsp_ready),
+	.s_rsp_err(core_rsp_valid ? core_err : mac_rsp_valid ? mac_err : ld_err),
+	.s_rsp_a(mac_rsp_valid ? {48'd0, mac_value} : core_a),
+	.s_rsp_b(mac_rsp_valid ? MAC_BITS : core_b),
+	.s_rsp_valid(core_rsp_valid || ld_rsp_valid || mac_rsp_valid), .s_rsp_ready(rsp_ready),
 	.s_pin_port(core_port), .s_pin_data(core_data), .s_pin_last(core_last),
 	.s_pin_valid(core_valid && to_cpu), .s_pin_ready(pin_ready),
 	.s_dig_id(dig_id), .s_dig_data(dig_data), .s_dig_last(dig_last), .s_dig_valid(dig_valid),
@@ -234,7 +304,7 @@ pisa_core #(
 	.loaded(loaded), .idle(idle),
 	.s_cmd_kind(cmd_kind), .s_cmd_id(cmd_id), .s_cmd_index(cmd_index), .s_cmd_flag(cmd_flag),
 	.s_cmd_len(cmd_len), .s_cmd_data(cmd_data), .s_cmd_last(cmd_last),
-	.s_cmd_valid(cmd_valid), .s_cmd_ready(cmd_ready),
+	.s_cmd_valid(core_cmd_valid), .s_cmd_ready(cmd_ready),
 	.m_rsp_err(core_err), .m_rsp_a(core_a), .m_rsp_b(core_b), .m_rsp_valid(core_rsp_valid),
 	.m_rsp_ready(rsp_ready),
 	.s_pkt_port(in_port), .s_pkt_data(in_data), .s_pkt_last(in_last), .s_pkt_valid(in_valid),

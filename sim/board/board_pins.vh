@@ -4,7 +4,8 @@
 // host's side of the UART (8N1).
 // The includer defines BOARD_ICEBREAKER, BOARD_HX8K or BOARD_COLORLIGHT (none: the iCEBreaker)
 // and TB_DUT_ICEBREAKER, TB_DUT_HX8K and TB_DUT_COLORLIGHT: the module to test on each board
-// (its switch top or its bridge; they have the same pins).
+// (its switch top or its bridge; they have the same pins), and TB_COLORLIGHT_PARAMS: more
+// parameters for the Colorlight's module (empty, or starting with a comma).
 // The core clock drives the oscillator pin (FAMILY "sim": the PLL is a wire); REF_CLK is 50 MHz;
 // on the Colorlight the core clock is also the RGMII transmit clock (125 MHz) and each PHY's RXC
 // is its own 125 MHz clock. Time unit: 1 ns. The UART runs at 4 core clocks a bit.
@@ -44,7 +45,7 @@ reg [N-1:0] rx_ctl = {N{1'b0}};
 wire [N-1:0] tx_clk_pin, tx_en;
 wire [4*N-1:0] txd;
 wire phy_rst_n, phy_mdc;
-`TB_DUT_COLORLIGHT #(.FAMILY("sim"), .CLKS_PER_BIT(CLKS_PER_BIT)) dut (
+`TB_DUT_COLORLIGHT #(.FAMILY("sim"), .CLKS_PER_BIT(CLKS_PER_BIT) `TB_COLORLIGHT_PARAMS) dut (
 	.clk_25m(clk), .uart_rx(uart_h2s), .uart_tx(uart_s2h), .phy_rst_n(phy_rst_n),
 	.phy_mdc(phy_mdc),
 	.rgmii_rx_clk(rx_clk), .rgmii_rxd(rxd), .rgmii_rx_ctl(rx_ctl), .rgmii_tx_clk(tx_clk_pin),

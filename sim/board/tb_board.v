@@ -15,8 +15,8 @@
 // the MAC's tx stream), without the MAC's padding. A request
 // is done ("d") when nothing has moved for QUIET core cycles after its frames went in. A request
 // ("b" lines, then "g": pisa_vpi_pkt.c) puts frames on every port that has some at once, back to
-// back at line rate, and reads back each MAC's counters (hierarchically: no message carries
-// them yet).
+// back at line rate, and reads back each MAC's counters hierarchically (pisa-stf then reads
+// them over the control link as well, and the two must agree).
 // Clocks, pins and the PHYs' line side: board_pins.vh, board_line_in.vh, board_line_out.vh
 // (shared with tb_bridge.v).
 // Plusargs: +sock=PATH +pkt=PATH (both required).
@@ -27,6 +27,8 @@ module tb_board;
 `define TB_DUT_ICEBREAKER pisa_top_icebreaker
 `define TB_DUT_HX8K pisa_top_hx8k
 `define TB_DUT_COLORLIGHT pisa_top_colorlight
+// the Colorlight's MAC counters, which its build leaves out (area), readable here too
+`define TB_COLORLIGHT_PARAMS , .MAC_COUNTERS(1)
 `include "board_pins.vh"
 localparam QUIET = 400;
 

@@ -17,6 +17,7 @@ module tb_bridge;
 `define TB_DUT_ICEBREAKER pisa_bridge_icebreaker
 `define TB_DUT_HX8K pisa_bridge_hx8k
 `define TB_DUT_COLORLIGHT pisa_bridge_colorlight
+`define TB_COLORLIGHT_PARAMS
 `include "board_pins.vh"
 `ifdef BOARD_HX8K
 localparam MAX_FRAME = 510;

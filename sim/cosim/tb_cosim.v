@@ -65,6 +65,7 @@ pisa_switch #(
 	.s_pkt_ready(in_ready),
 	.m_pkt_port(out_port), .m_pkt_data(out_data), .m_pkt_last(out_last),
 	.m_pkt_valid(out_valid), .m_pkt_ready(1'b1),
+	.mac_req(), .mac_busy(1'b0), .mac_port(), .mac_idx(), .mac_value(16'd0),	// no MACs
 	.loaded(loaded), .session(session), .cnt_rx(cnt_rx), .cnt_tx(cnt_tx), .cnt_drop(cnt_drop)
 );
 

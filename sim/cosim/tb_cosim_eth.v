@@ -53,6 +53,7 @@ pisa_switch #(
 	.s_pkt_valid(sw_in_valid), .s_pkt_ready(sw_in_ready),
 	.m_pkt_port(sw_out_port), .m_pkt_data(sw_out_data), .m_pkt_last(sw_out_last),
 	.m_pkt_valid(sw_out_valid), .m_pkt_ready(sw_out_port != 16'd0 || to0_ready),
+	.mac_req(), .mac_busy(1'b0), .mac_port(), .mac_idx(), .mac_value(16'd0),	// no MACs
 	.loaded(loaded), .session(session), .cnt_rx(cnt_rx), .cnt_tx(cnt_tx), .cnt_drop(cnt_drop)
 );
 

@@ -206,6 +206,15 @@ check pisad_up_after_refusal eval 'kill -0 $PISAD 2>/dev/null && has "$T/status2
 CTL counter_read MyIngress.route_stats 1 >"$T/cnt2.out" 2>&1
 WHY="$(oneline "$T/cnt2.out")"
 check refused_image_left_running_one has "$T/cnt2.out" "(57 bytes, 1 packets)"
+# the co-simulated switch has no MACs: the core answers a READ of their counters (kind 4)
+# FAILED, INVAL, and the session goes on
+CTL port-counters 0 >"$T/pc.out" 2>"$T/pc.err"
+rc=$?
+CTL counter_read MyIngress.route_stats 1 >"$T/cnt3.out" 2>&1
+WHY="exit $rc: $(oneline "$T/pc.err") $(oneline "$T/pc.out") $(oneline "$T/cnt3.out")"
+check port_counters_refused_without_macs test "$rc" -eq 1 -a \
+	-n "$(grep 'the switch has no MAC counters (pisa-model' "$T/pc.err")" -a \
+	-n "$(grep '(57 bytes, 1 packets)' "$T/cnt3.out")"
 WHY="$(grep warning "$T/sim1.log" | head -n 3 | tr '\n' ' ')"
 check cosim_uart_clean eval '! has "$T/sim1.log" "tb_cosim: warning"'
 

@@ -390,7 +390,7 @@ static int f_clone_write(void *sw, uint16_t session, const struct pisa_clone_cfg
 
 static const struct pisa_switch_ops fops = {
 	f_write_row, f_counter_read, f_counter_write, f_register_read, f_register_write,
-	f_meter_write, f_mcast_write, f_clone_write,
+	f_meter_write, f_mcast_write, f_clone_write, NULL,	/* no MACs */
 };
 
 /* the state without the log, for "nothing changed" checks */

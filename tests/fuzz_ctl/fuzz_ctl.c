@@ -425,7 +425,7 @@ static int s_clone_write(void *sw, uint16_t id, const struct pisa_clone_cfg *cfg
 
 static const struct pisa_switch_ops shim_ops = {
 	s_write_row, s_counter_read, s_counter_write, s_register_read, s_register_write,
-	s_meter_write, s_mcast_write, s_clone_write,
+	s_meter_write, s_mcast_write, s_clone_write, NULL,	/* no MACs */
 };
 
 /* ---- property bookkeeping ---- */

@@ -183,6 +183,16 @@ check error_bad_prefix test "$rc" -eq 1 -a -s "$T/err"
 rc=$?
 WHY="exit $rc: $(cat "$T/err")"
 check error_unknown_command test "$rc" -eq 1 -a -s "$T/err"
+# pisa-model has no MACs: port-counters says so; a port that is not a number is named
+"$CTL" port-counters >"$T/out" 2>"$T/err"
+rc=$?
+WHY="exit $rc: $(cat "$T/err")"
+check port_counters_model_has_no_macs test "$rc" -eq 1 -a \
+	-n "$(grep 'the switch has no MAC counters (pisa-model' "$T/err")"
+"$CTL" port-counters 1 x2 >"$T/out" 2>"$T/err"
+rc=$?
+WHY="exit $rc: $(cat "$T/err")"
+check port_counters_bad_port test "$rc" -eq 1 -a -n "$(grep "bad port 'x2'" "$T/err")"
 printf 'table_add ipv4_lpm ipv4_forward 10.7.0.0/16 => 00:00:00:00:07:07 1\nbogus_command 1\ntable_add ipv4_lpm nosuch 1.2.3.4/32 =>\ntable_add ipv4_lpm ipv4_forward 10.8.0.0/16 => 00:00:00:00:08:08 1\n' \
 	>"$T/bad.txt"
 "$CTL" <"$T/bad.txt" >"$T/out" 2>"$T/err"

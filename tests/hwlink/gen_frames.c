@@ -24,7 +24,7 @@
  *
  * Switch stub rules, mirrored by the testbenches' consumer: an op, read or packet-out on id
  * (or port) 0x0BAD fails with PISA_E_RANGE; a read returns a = 0x5A5A << 48 | id << 32 |
- * index, b = ~a (counters) or 0 (registers).
+ * index, b = ~a (counters, port counters) or 0 (registers).
  *
  * Exit status: 0, or 1 if an output file cannot be written or the C switch end did not
  * behave as the scenario assumes (so the expected files would test nothing).
@@ -98,8 +98,8 @@ static void bytes_out(struct vec *v, const uint8_t *p, size_t n)
  * One command beat, 112 bits:
  *   [111:108] last  [107:104] kind  [103:88] id  [87:56] index  [55:48] flag
  *   [47:32] len  [31:0] data (bytes little-endian: byte 0 in [7:0])
- * kind 1..6 = opcode, 10 = counter read, 11 = register read. An op has
- * max(1, ceil(len / 4)) beats; len counts its data bytes.
+ * kind 1..6 = opcode, 8 = port (MAC) counter read, 10 = counter read, 11 = register read.
+ * An op has max(1, ceil(len / 4)) beats; len counts its data bytes.
  */
 static void cmd_beats(unsigned kind, uint16_t id, uint32_t index, uint8_t flag,
 		      const uint8_t *data, size_t len)
@@ -206,8 +206,16 @@ static int r_clone(void *sw, uint16_t s, const struct pisa_clone_cfg *c)
 	return rc(s);
 }
 
+static int r_pread(void *sw, uint16_t port, uint32_t k, uint64_t *v, uint64_t *bits)
+{
+	cmd_beats(8 | 0, port, k, 0, NULL, 0);
+	*v = read_a(port, k);
+	*bits = ~*v;
+	return rc(port);
+}
+
 static const struct pisa_switch_ops rec_ops = {
-	r_row, r_cread, r_cwrite, r_rread, r_rwrite, r_meter, r_mcast, r_clone,
+	r_row, r_cread, r_cwrite, r_rread, r_rwrite, r_meter, r_mcast, r_clone, r_pread,
 };
 
 /*
@@ -567,7 +575,7 @@ static void link_scenario(int full)
 	rd.index = 0xABCDEF01;
 	pisa_proto_read_encode(c, sizeof(c), &rd);
 	link_frame(104, PISA_MSG_READ, c, 7);
-	c[0] = 4;
+	c[0] = 5;
 	link_frame(105, PISA_MSG_READ, c, 7);		/* bad kind: MALFORMED */
 	rd.op = PISA_OP_COUNTER;
 	rd.id = BAD_ID;
@@ -661,6 +669,14 @@ static void link_scenario(int full)
 	link_frame(0, PISA_MSG_WRITE, bw.p, bw.len);
 	garbage(NULL, 30, &seed, 1);
 	link_frame(1, PISA_MSG_RESET, NULL, 0);
+	rd.op = PISA_READ_PORT;
+	rd.id = 1;
+	rd.index = 8;
+	pisa_proto_read_encode(c, sizeof(c), &rd);
+	link_frame(2, PISA_MSG_READ, c, 7);		/* a MAC counter: kind 8, a and b */
+	rd.id = BAD_ID;
+	pisa_proto_read_encode(c, sizeof(c), &rd);
+	link_frame(3, PISA_MSG_READ, c, 7);		/* no such port: FAILED */
 	pisa_proto_server_get_stats(srv, &st1);
 	check(st1.duplicates >= 19 && st1.out_of_order >= 5, "duplicates or gaps not seen");
 }

@@ -58,6 +58,7 @@ struct sw {
 	uint64_t faults;
 	unsigned nlog;
 	struct logent log[LOG_MAX];
+	unsigned mac_copies;	/* port counter 0 reads: each takes a copy */
 };
 
 static uint32_t rnd(struct sw *w)
@@ -186,8 +187,21 @@ static int l_clone(void *sw, uint16_t id, const struct pisa_clone_cfg *c)
 	return pisa_model_ops.clone_write(w->m, id, c);
 }
 
+/* two MAC ports whose counter k reads 1000 x copies + 100 x port + k */
+static int l_pread(void *sw, uint16_t port, uint32_t k, uint64_t *v, uint64_t *bits)
+{
+	struct sw *w = sw;
+
+	if (port > 1 || k >= PISA_PORT_COUNTERS)
+		return -PISA_E_RANGE;
+	w->mac_copies += k == 0;
+	*v = 1000 * w->mac_copies + 100 * port + k;
+	*bits = 16;
+	return 0;
+}
+
 static const struct pisa_switch_ops logged_ops = {
-	l_row, l_cread, l_cwrite, l_rread, l_rwrite, l_meter, l_mcast, l_clone,
+	l_row, l_cread, l_cwrite, l_rread, l_rwrite, l_meter, l_mcast, l_clone, l_pread,
 };
 
 static int sw_load(void *arg, struct pisa_image *img, char *d, size_t dl)
@@ -406,6 +420,19 @@ static void test_clean(void)
 	check(r == 0 && v == 0xabcdef, "link_register_rw", "r %d v %llx", r, (unsigned long long)v);
 	r = pisa_link_ops.counter_read(l, 0, 99, &pk, &by);
 	check(r < 0, "link_read_error", "r %d", r);
+	{
+		uint64_t mac[PISA_PORT_COUNTERS], bits = 0;
+		unsigned k, bad = 0;
+
+		r = pisa_link_port_counters(l, 1, mac, &bits);
+		for (k = 0; k < PISA_PORT_COUNTERS; k++)
+			bad += mac[k] != 1000 + 100 + k;	/* one copy, taken first */
+		check(r == 0 && bad == 0 && bits == 16, "link_port_counters",
+		      "r %d, %u wrong, first %llu, bits %llu", r, bad, (unsigned long long)mac[0],
+		      (unsigned long long)bits);
+		r = pisa_link_port_counters(l, 2, mac, &bits);
+		check(r == -PISA_E_RANGE, "link_port_counters_no_mac", "r %d", r);
+	}
 
 	/* a batch with a bad op in the middle: flush names it */
 	pisa_link_flush(l);

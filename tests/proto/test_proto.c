@@ -212,7 +212,10 @@ static void test_messages(void)
 	n = pisa_proto_read_encode(p, sizeof(p), &rd);
 	check(n == 7 && pisa_proto_read_decode(p, 7, &rd2) == 0 && rd2.index == rd.index &&
 	      rd2.id == 3, "msg_read", "");
-	p[0] = 9;
+	p[0] = PISA_READ_PORT;
+	check(pisa_proto_read_decode(p, 7, &rd2) == 0 && rd2.op == PISA_READ_PORT, "msg_read_port",
+	      "");
+	p[0] = 5;
 	check(pisa_proto_read_decode(p, 7, &rd2) < 0, "msg_read_bad_kind", "");
 	n = pisa_proto_read_reply_encode(p, sizeof(p), &rr);
 	check(n == 18 && pisa_proto_read_reply_decode(p, 18, &rr2) == 0 && rr2.a == rr.a &&
@@ -354,7 +357,7 @@ static int r_clone(void *sw, uint16_t id, const struct pisa_clone_cfg *c)
 }
 
 static const struct pisa_switch_ops rec_ops = {
-	r_row, r_cread, r_cwrite, r_rread, r_rwrite, r_meter, r_mcast, r_clone,
+	r_row, r_cread, r_cwrite, r_rread, r_rwrite, r_meter, r_mcast, r_clone, NULL, /* no MACs */
 };
 
 static void rec_send(void *arg, const uint8_t *f, size_t len)
@@ -509,15 +512,22 @@ static void test_server(void)
 	req(&r, &g, 508, PISA_MSG_READ, p, (size_t)n);
 	check(g.n == 1 && pisa_proto_read_reply_decode(g.fr[0].payload, g.fr[0].f.len, &rr) == 0 &&
 	      rr.status == PISA_ST_FAILED && rr.err == PISA_E_RANGE, "server_read_error", "");
+	rd.op = PISA_READ_PORT;	/* these ops have no MACs */
+	rd.id = 0;
+	n = pisa_proto_read_encode(p, sizeof(p), &rd);
+	req(&r, &g, 509, PISA_MSG_READ, p, (size_t)n);
+	check(g.n == 1 && pisa_proto_read_reply_decode(g.fr[0].payload, g.fr[0].f.len, &rr) == 0 &&
+	      rr.status == PISA_ST_FAILED && rr.err == PISA_E_INVAL && rr.a == 0,
+	      "server_read_port_without_macs", "status %u err %u", rr.status, rr.err);
 
 	/* packet-out: its packet-in comes before the ack */
 	{
 		struct pisa_proto_blob b = { 7, (const uint8_t *)"pkt", 3 };
 
 		n = pisa_proto_blob_encode(p, sizeof(p), 16, &b);
-		req(&r, &g, 509, PISA_MSG_PACKET_OUT, p, (size_t)n);
+		req(&r, &g, 510, PISA_MSG_PACKET_OUT, p, (size_t)n);
 		check(g.n == 2 && g.fr[0].f.type == PISA_MSG_PACKET_IN && g.fr[0].payload[0] == 8 &&
-		      g.fr[1].f.type == PISA_MSG_ACK && g.fr[1].f.seq == 509, "server_packet_out",
+		      g.fr[1].f.type == PISA_MSG_ACK && g.fr[1].f.seq == 510, "server_packet_out",
 		      "got %u", g.n);
 	}
 
@@ -527,7 +537,7 @@ static void test_server(void)
 		struct pisa_image *img = img_build(&is, "sim");
 		uint8_t *buf, cp[PISA_PROTO_MAX_PAYLOAD];
 		size_t blen, off;
-		uint16_t seq = 510;
+		uint16_t seq = 511;
 		struct pisa_proto_commit c;
 		int ok = 1, wr;
 
