@@ -758,6 +758,9 @@ static void do_packet_out(struct daemon *d, struct client *c, char **argv, int a
 	replyf(c, 0, "Sent %zu bytes into port %lu\n", n, port);
 }
 
+/* Appends to a reply being built in char buf[] at k (the two functions below). */
+#define ADD(...) do { if (k < sizeof(buf)) k += (size_t)snprintf(buf + k, sizeof(buf) - k, __VA_ARGS__); } while (0)
+
 /* port-counters [PORT...]: the MACs' counters of the ports named, else of every port. */
 static void do_port_counters(struct daemon *d, struct client *c, char **argv, int argc)
 {
@@ -787,7 +790,6 @@ static void do_port_counters(struct daemon *d, struct client *c, char **argv, in
 	if (n == 0)	/* every port; only boards have MACs, and none more than 64 ports */
 		for (; n < (int)d->info.ports && n < 64; n++)
 			port[n] = (unsigned long)n;
-#define ADD(...) do { if (k < sizeof(buf)) k += (size_t)snprintf(buf + k, sizeof(buf) - k, __VA_ARGS__); } while (0)
 	ADD("port");
 	for (j = 0; j < PISA_PORT_COUNTERS; j++)
 		ADD(" %10s", head[j]);
@@ -818,7 +820,6 @@ static void do_port_counters(struct daemon *d, struct client *c, char **argv, in
 	}
 	ADD("(the MACs' counters, %llu bits wide: they wrap at %llu)\n", (unsigned long long)bits,
 	    bits < 64 ? 1ull << bits : 0ull);
-#undef ADD
 	reply(c, 0, buf);
 }
 
@@ -834,7 +835,6 @@ static void do_status(struct daemon *d, struct client *c)
 		lis += o->listen ? 1 : 0;
 	if (d->link)
 		pisa_link_get_stats(d->link, &st);
-#define ADD(...) do { if (k < sizeof(buf)) k += (size_t)snprintf(buf + k, sizeof(buf) - k, __VA_ARGS__); } while (0)
 	ADD("board: %s\n", d->board);
 	ADD("transport: %s\n", d->tr.desc);
 	if (d->connected) {
