@@ -174,6 +174,70 @@ always @(posedge clk) begin
 	end
 end
 
+`ifdef FORMAL
+// Checked by hw/formal (yosys-smtbmc, BMC and k-induction) for the sensible configurations of
+// the header: the key stream keeps the stream contract; the key's bits are all sent, none twice
+// (the bytes left always account for the bits not yet sent); at most 7 bits wait in the
+// accumulator between clocks (so a byte always leaves from its top 8 bits); and once the last
+// byte is out nothing is left in flight.
+reg f_past_valid = 1'b0;
+always @(posedge clk)
+	f_past_valid <= 1'b1;
+
+initial assume (rst);
+
+// the configuration is sensible, and holds while a key is built
+integer f_i;
+always @(*) begin
+	assume (cfg_nfields >= 1 && cfg_nfields <= FIELDS);
+	assume (key_bits <= 8 * KEY_BYTES);
+	for (f_i = 0; f_i < FIELDS; f_i = f_i + 1) begin
+		assume (cfg_width[7 * f_i +: 7] >= 1 && cfg_width[7 * f_i +: 7] <= 64);
+		assume ({3'd0, cfg_off[16 * f_i +: 16]} + {12'd0, cfg_width[7 * f_i +: 7]} <=
+			8 * PHV_BYTES);
+	end
+end
+always @(posedge clk)
+	if (f_past_valid && !$past(rst) && $past(start || busy))
+		assume ($stable({cfg_nfields, cfg_off, cfg_width}));
+
+// The bits still to send, counted two ways: the bytes left, and the accumulator's bits, the
+// pieces in flight and the bits not read yet (the rest of the current field and the fields
+// after it). This equality is what makes the bound on the accumulator inductive.
+reg [12:0] f_to_read;
+always @(*) begin
+	f_to_read = issuing ? {6'd0, span} - {10'd0, pos_bit} : 13'd0;
+	for (f_i = 0; f_i < FIELDS; f_i = f_i + 1)
+		if (issuing && f_i > fi && f_i < cfg_nfields)
+			f_to_read = f_to_read + {6'd0, cfg_width[7 * f_i +: 7]};
+end
+wire [12:0] f_in_flight = (c_valid ? {9'd0, c_end} - {10'd0, c_shift} : 13'd0) +
+	(r_valid ? {9'd0, r_n} : 13'd0) + (p_valid ? {9'd0, p_n} : 13'd0);
+
+always @(posedge clk) begin
+	if (f_past_valid && !$past(rst) && busy) begin
+		assert ({left, 3'd0} == {9'd0, acc_n} + f_in_flight + f_to_read);
+		// every piece has 1 to 8 bits
+		assert (!c_valid || (c_end > {1'b0, c_shift} && c_end <= 4'd8));
+		assert (!r_valid || (r_n >= 4'd1 && r_n <= 4'd8));
+		assert (!p_valid || (p_n >= 4'd1 && p_n <= 4'd8));
+		assert (!issuing || (fi < cfg_nfields && span > {4'd0, pos_bit}));
+	end
+	if (f_past_valid && !$past(rst)) begin
+		if ($past(m_key_valid && !m_key_ready)) begin
+			assert (m_key_valid);
+			assert ($stable({m_key_data, m_key_last}));
+		end
+		if (busy)
+			assert (acc_n <= 4'd7);
+		// nothing in flight once the key is done
+		if (!busy)
+			assert (!issuing && !c_valid && !r_valid && !p_valid);
+	end
+	cover (m_key_valid && m_key_ready && m_key_last);
+end
+`endif
+
 endmodule
 
 `resetall
