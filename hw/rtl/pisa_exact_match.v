@@ -79,36 +79,22 @@ generate
 		pisa_exact_match_KEY_BYTES_and_DATA_BYTES_must_be_at_least_1 bad_bytes();
 endgenerate
 
-// One polynomial per way (lib/pisa_hash.c), reflected: CRC-32, -32C, -32K, -32Q.
-function [31:0] way_rpoly(input integer w);
+// One polynomial per way (lib/pisa_hash.c): CRC-32, -32C, -32K, -32Q.
+function [31:0] way_poly(input integer w);
 	case (w)
-	0: way_rpoly = 32'hEDB88320;
-	1: way_rpoly = 32'h82F63B78;
-	2: way_rpoly = 32'hEB31D82E;
-	default: way_rpoly = 32'hD5828281;
+	0: way_poly = 32'h04C11DB7;
+	1: way_poly = 32'h1EDC6F41;
+	2: way_poly = 32'h741B8CD7;
+	default: way_poly = 32'h814141AB;
 	endcase
-endfunction
-
-// one byte into a reflected CRC-32 (least significant bit first)
-function [31:0] crc_byte(input [31:0] crc, input [7:0] b, input [31:0] rpoly);
-	integer i;
-	reg [31:0] c;
-	begin
-		c = crc ^ {24'd0, b};
-		for (i = 0; i < 8; i = i + 1)
-			c = c[0] ? (c >> 1) ^ rpoly : c >> 1;
-		crc_byte = c;
-	end
 endfunction
 
 wire stall = m_valid && !m_ready;	// the result waits: nothing moves
 
-// ---- stage 0: the key comes in, every way's CRC follows it ----
+// ---- stage 0: the key comes in, every way's CRC follows it (pisa_crc32, one a way: its
+// result register, taken when the rows are read, holds the buckets of stage 1) ----
 reg [KEY_W-1:0] key_reg;
 reg [CNT_W-1:0] nbytes_reg;
-reg [WAYS*32-1:0] crc_reg;
-wire [WAYS*32-1:0] crc_next;
-reg [WAYS*WAY_BITS-1:0] bucket_next;	// the hash's low bits: ~crc
 wire [KEY_W+7:0] key_cat = {key_reg, s_key_data};
 wire [KEY_W-1:0] key_next = key_cat[KEY_W-1:0];
 wire _unused_key_top = &{1'b0, key_cat[KEY_W+7:KEY_W], 1'b0};	// shifted out
@@ -116,24 +102,30 @@ wire too_long_next = nbytes_reg == KEY_MAX;	// this byte is one too many
 wire take = s_key_valid && s_key_ready;
 assign s_key_ready = !stall;
 
+wire [WAYS*WAY_BITS-1:0] b1;	// stage 1: each way's bucket, the hash's low bits
 genvar gw, gs;
 generate
-	for (gw = 0; gw < WAYS; gw = gw + 1) begin : g_crc
-		assign crc_next[gw * 32 +: 32] = crc_byte(crc_reg[gw * 32 +: 32], s_key_data,
-			way_rpoly(gw));
+	for (gw = 0; gw < WAYS; gw = gw + 1) begin : g_hash
+		wire [31:0] hash;
+		wire hash_valid, hash_ready;
+		pisa_crc32 #(.WIDTH(8), .POLY(way_poly(gw))) u_hash (
+			.clk(clk), .rst(rst), .s_data(s_key_data), .s_keep(1'b1), .s_last(s_key_last),
+			.s_valid(take), .s_ready(hash_ready), .m_crc(hash), .m_valid(hash_valid),
+			.m_ready(!stall)
+		);
+		assign b1[gw * WAY_BITS +: WAY_BITS] = hash[WAY_BITS-1:0];
+		// (take implies ready; the result is v1's, taken as v1 moves on)
+		wire _unused_hash = &{1'b0, hash[31:WAY_BITS], hash_valid, hash_ready, 1'b0};
 	end
 endgenerate
 
 integer wi, bi;
-always @(*)
-	for (wi = 0; wi < WAYS; wi = wi + 1)
-		bucket_next[wi * WAY_BITS +: WAY_BITS] = ~crc_next[wi * 32 +: WAY_BITS];
 
 // ---- stages 1 .. 4: bucket addresses, the block RAMs' latch and output register, compare ----
 reg v1, v2, v3, v4;
 reg [KEY_W-1:0] key1, key2, key3;
 reg long1, long2, long3, long4;
-reg [WAYS*WAY_BITS-1:0] b1, b2, b3, b4;
+reg [WAYS*WAY_BITS-1:0] b2, b3, b4;
 // per way: each key byte equal, and the row valid (the compare is cut in two: bytes here, their
 // AND in stage 5, so that the block RAM's output only goes through a byte compare)
 reg [WAYS*(KEY_BYTES+1)-1:0] beq4;
@@ -187,16 +179,13 @@ always @(posedge clk) begin
 	if (take) begin
 		if (s_key_last) begin
 			key1 <= key_next;
-			b1 <= bucket_next;
 			long1 <= too_long_next;
 			key_reg <= {KEY_W{1'b0}};
 			nbytes_reg <= {CNT_W{1'b0}};
-			crc_reg <= {WAYS{32'hFFFFFFFF}};
 		end else begin
 			key_reg <= key_next;
 			if (!too_long_next)
 				nbytes_reg <= nbytes_reg + 1'b1;
-			crc_reg <= crc_next;
 		end
 	end
 	if (!stall) begin
@@ -231,7 +220,6 @@ always @(posedge clk) begin
 	if (rst) begin
 		key_reg <= {KEY_W{1'b0}};
 		nbytes_reg <= {CNT_W{1'b0}};
-		crc_reg <= {WAYS{32'hFFFFFFFF}};
 		v1 <= 1'b0;
 		v2 <= 1'b0;
 		v3 <= 1'b0;
