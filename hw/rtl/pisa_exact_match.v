@@ -62,9 +62,9 @@ module pisa_exact_match #(
 localparam KEY_W = 8 * KEY_BYTES;
 localparam DATA_W = 8 * DATA_BYTES;
 localparam ROW_W = 1 + 16 + KEY_W + DATA_W;	// {valid, action, key, data}
-// The ECP5's rows are 9-bit DP16KDs side by side (pisa_ram_2clk's widest there).
+// The ECP5's rows are DP16KDs side by side, 18 bits wide for up to 1,024 rows a way, else 9.
 localparam [8*5-1:0] F_ECP5 = "ecp5";
-localparam SLICE_W = FAMILY == F_ECP5 ? 9 : ROW_W;
+localparam SLICE_W = FAMILY != F_ECP5 ? ROW_W : WAY_BITS <= 10 ? 18 : 9;
 localparam SLICES = (ROW_W + SLICE_W - 1) / SLICE_W;
 localparam CNT_W = $clog2(KEY_BYTES + 1);	// key bytes so far, stops at KEY_BYTES
 localparam [31:0] KEY_BYTES32 = KEY_BYTES;

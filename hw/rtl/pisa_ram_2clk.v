@@ -17,16 +17,17 @@
 // simulators, the linter and formal, and "ice40" (SB_RAM40_4K has no output register; Yosys
 // absorbs the latch into the block RAM and keeps the second register in the fabric).
 //
-// ECP5: one DP16KD of 2048 x 9 per 2048 words (DEPTH below 2048 still takes a whole one), the
-// block chosen by the address bits above 11: its write enable on the write side, a mux on the
-// read side after the output registers, from the read address delayed with the data.
+// ECP5: one DP16KD per 2048 words of up to 9 bits, or per 1024 words of 10 to 18 bits (a
+// DEPTH below that still takes a whole one), the block chosen by the address bits above: its
+// write enable on the write side, a mux on the read side after the output registers, from the
+// read address delayed with the data.
 // Nothing is reset: the contents after configuration are undefined.
 `default_nettype none
 
 module pisa_ram_2clk #(
 	// "sim", "ice40" or "ecp5".
 	parameter [8*5-1:0] FAMILY = "sim",
-	// Bits per word: >= 1 (<= 9 with FAMILY "ecp5").
+	// Bits per word: >= 1 (<= 18 with FAMILY "ecp5").
 	parameter WIDTH = 8,
 	// Words: a power of 2, >= 2.
 	parameter DEPTH = 2048,
@@ -54,15 +55,17 @@ generate
 	if ((1 << AW) != DEPTH || DEPTH < 2) begin : g_bad_depth
 		pisa_ram_2clk_error_depth_must_be_a_power_of_2 u_stop ();
 	end
-	if (FAMILY == F_ECP5 && WIDTH > 9) begin : g_bad_width
-		pisa_ram_2clk_error_ecp5_width_must_be_at_most_9 u_stop ();
+	if (FAMILY == F_ECP5 && WIDTH > 18) begin : g_bad_width
+		pisa_ram_2clk_error_ecp5_width_must_be_at_most_18 u_stop ();
 	end
 
 	if (FAMILY == F_ECP5) begin : g_ecp5
-		localparam BLOCK_AW = 11;  // 2048 words of 9 bits
+		// 2048 words of 9 bits or 1024 of 18: the address's low bits sit at AD3 or AD4, and in
+		// the 18-bit mode AD1..AD0 are the write port's byte enables
+		localparam DW = WIDTH > 9 ? 18 : 9;
+		localparam BLOCK_AW = WIDTH > 9 ? 10 : 11;
 		localparam SEL_W = AW > BLOCK_AW ? AW - BLOCK_AW : 1;
 		localparam BLOCKS = AW > BLOCK_AW ? 1 << SEL_W : 1;
-		// word address in the block: AD13..AD3 in the 9-bit mode, AD2..AD0 unused
 		wire [BLOCK_AW-1:0] wa, ra;
 		wire [SEL_W-1:0] wsel, rsel;
 		if (AW > BLOCK_AW) begin : g_split
@@ -76,14 +79,17 @@ generate
 			assign wsel = 1'b0;
 			assign rsel = 1'b0;
 		end
-		wire [8:0] di = {{(9-WIDTH){1'b0}}, wdata};
-		wire [9*BLOCKS-1:0] dout;
+		wire [13:0] ada = DW == 18 ? {wa, 4'b0011} : {wa, 3'b000};
+		wire [13:0] adb = DW == 18 ? {ra, 4'b0000} : {ra, 3'b000};
+		wire [17+WIDTH:0] di_wide = {18'd0, wdata};
+		wire [17:0] di = di_wide[17:0];	// wdata, zeros above
+		wire [DW*BLOCKS-1:0] dout;
 		genvar b;
 		for (b = 0; b < BLOCKS; b = b + 1) begin : g_block
 			wire [17:0] dob;
-			assign dout[9*b +: 9] = dob[8:0];
+			assign dout[DW*b +: DW] = dob[DW-1:0];
 			DP16KD #(
-				.DATA_WIDTH_A(9), .DATA_WIDTH_B(9),
+				.DATA_WIDTH_A(DW), .DATA_WIDTH_B(DW),
 				.REGMODE_A("NOREG"), .REGMODE_B("OUTREG"),
 				.RESETMODE("SYNC"), .ASYNC_RESET_RELEASE("SYNC"),
 				.CSDECODE_A("0b000"), .CSDECODE_B("0b000"),
@@ -93,19 +99,19 @@ generate
 				// port A writes (its DOA pins are left open)
 				.CLKA(wclk), .CEA(1'b1), .OCEA(1'b1), .RSTA(1'b0),
 				.WEA(we && wsel == b), .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-				.ADA13(wa[10]), .ADA12(wa[9]), .ADA11(wa[8]), .ADA10(wa[7]), .ADA9(wa[6]),
-				.ADA8(wa[5]), .ADA7(wa[4]), .ADA6(wa[3]), .ADA5(wa[2]), .ADA4(wa[1]),
-				.ADA3(wa[0]), .ADA2(1'b0), .ADA1(1'b0), .ADA0(1'b0),
-				.DIA17(1'b0), .DIA16(1'b0), .DIA15(1'b0), .DIA14(1'b0), .DIA13(1'b0),
-				.DIA12(1'b0), .DIA11(1'b0), .DIA10(1'b0), .DIA9(1'b0),
+				.ADA13(ada[13]), .ADA12(ada[12]), .ADA11(ada[11]), .ADA10(ada[10]),
+				.ADA9(ada[9]), .ADA8(ada[8]), .ADA7(ada[7]), .ADA6(ada[6]), .ADA5(ada[5]),
+				.ADA4(ada[4]), .ADA3(ada[3]), .ADA2(ada[2]), .ADA1(ada[1]), .ADA0(ada[0]),
+				.DIA17(di[17]), .DIA16(di[16]), .DIA15(di[15]), .DIA14(di[14]), .DIA13(di[13]),
+				.DIA12(di[12]), .DIA11(di[11]), .DIA10(di[10]), .DIA9(di[9]),
 				.DIA8(di[8]), .DIA7(di[7]), .DIA6(di[6]), .DIA5(di[5]), .DIA4(di[4]),
 				.DIA3(di[3]), .DIA2(di[2]), .DIA1(di[1]), .DIA0(di[0]),
 				// port B reads: CEB moves the latch, OCEB the output register
 				.CLKB(rclk), .CEB(rd_en), .OCEB(rd_oce), .RSTB(1'b0),
 				.WEB(1'b0), .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
-				.ADB13(ra[10]), .ADB12(ra[9]), .ADB11(ra[8]), .ADB10(ra[7]), .ADB9(ra[6]),
-				.ADB8(ra[5]), .ADB7(ra[4]), .ADB6(ra[3]), .ADB5(ra[2]), .ADB4(ra[1]),
-				.ADB3(ra[0]), .ADB2(1'b0), .ADB1(1'b0), .ADB0(1'b0),
+				.ADB13(adb[13]), .ADB12(adb[12]), .ADB11(adb[11]), .ADB10(adb[10]),
+				.ADB9(adb[9]), .ADB8(adb[8]), .ADB7(adb[7]), .ADB6(adb[6]), .ADB5(adb[5]),
+				.ADB4(adb[4]), .ADB3(adb[3]), .ADB2(adb[2]), .ADB1(adb[1]), .ADB0(adb[0]),
 				.DIB17(1'b0), .DIB16(1'b0), .DIB15(1'b0), .DIB14(1'b0), .DIB13(1'b0),
 				.DIB12(1'b0), .DIB11(1'b0), .DIB10(1'b0), .DIB9(1'b0), .DIB8(1'b0),
 				.DIB7(1'b0), .DIB6(1'b0), .DIB5(1'b0), .DIB4(1'b0), .DIB3(1'b0), .DIB2(1'b0),
@@ -125,9 +131,9 @@ generate
 			if (rd_oce)
 				sel2_reg <= sel1_reg;
 		end
-		wire [8:0] word = dout[9*sel2_reg +: 9];
+		wire [DW-1:0] word = dout[DW*sel2_reg +: DW];
 		assign rd_data = word[WIDTH-1:0];
-		wire _unused = &{1'b0, word, 1'b0};
+		wire _unused = &{1'b0, word, di_wide[17+WIDTH:18], 1'b0};
 	end else begin : g_behavioural
 		reg [WIDTH-1:0] mem [0:DEPTH-1];
 		reg [WIDTH-1:0] latch_reg, out_reg;

@@ -18,6 +18,9 @@
  *   2 nbytes key hit too_long way bucket action data  a lookup and its result (a key of
  *                                                     nbytes > KEY_BYTES: the testbench sends
  *                                                     nbytes - KEY_BYTES bytes 0xA5 first)
+ *   3 nbytes key hit too_long way bucket action data  the bench lookup (last), with its result:
+ *                                                     a key the table holds, which the
+ *                                                     testbench repeats back to back
  *   0 0 0 0 0 0 0 0 0                                 the end
  */
 #include <inttypes.h>
@@ -67,7 +70,7 @@ static void write_row(FILE *f, unsigned w, uint32_t b, struct row r)
 }
 
 /* The lookup of lib/pisa_switch.h (pisa-model's lookup() in model/model_table.c). */
-static int lookup(FILE *f, uint64_t key, unsigned kb)
+static int lookup(FILE *f, int op, uint64_t key, unsigned kb)
 {
 	unsigned w;
 
@@ -77,12 +80,12 @@ static int lookup(FILE *f, uint64_t key, unsigned kb)
 		const struct row *r = &rows[(w << way_bits) | b];
 
 		if (r->valid && r->key == key) {
-			fprintf(f, "2 %x %" PRIx64 " 1 0 %x %" PRIx32 " %x %" PRIx64 "\n", kb, key, w,
-				b, r->action, r->data);
+			fprintf(f, "%d %x %" PRIx64 " 1 0 %x %" PRIx32 " %x %" PRIx64 "\n", op, kb,
+				key, w, b, r->action, r->data);
 			return 1;
 		}
 	}
-	fprintf(f, "2 %x %" PRIx64 " 0 0 0 0 0 0\n", kb, key);
+	fprintf(f, "%d %x %" PRIx64 " 0 0 0 0 0 0\n", op, kb, key);
 	return 0;
 }
 
@@ -100,6 +103,7 @@ static struct row random_row(uint64_t key, int valid)
 int main(int argc, char **argv)
 {
 	unsigned long ops = 20000, n = 0, hits = 0, lookups = 0;	/* n: steps */
+	unsigned kb = 1;
 	uint64_t pool[POOL];
 	FILE *f;
 
@@ -127,8 +131,10 @@ int main(int argc, char **argv)
 	}
 	while (n < ops) {
 		/* a phase: one key length, the rows emptied, then a mix */
-		unsigned kb = rnd() % 3 == 0 ? key_bytes : rnd() % 3 == 0 ? 1 : 1 + rnd() % key_bytes;
 		unsigned long end = n + 500 + rnd() % 1500;
+		/* (the last phase, the bench's, mostly has the longest key) */
+		kb = end >= ops || rnd() % 3 == 0 ? key_bytes :
+			rnd() % 3 == 0 ? 1 : 1 + (unsigned)(rnd() % key_bytes);
 		unsigned w, i;
 		uint32_t b;
 
@@ -190,10 +196,17 @@ int main(int argc, char **argv)
 			} else {
 				if (op == 7)
 					k = rnd() & mask(8 * kb);	/* most likely absent */
-				hits += lookup(f, k, kb);
+				hits += lookup(f, 2, k, kb);
 				lookups++;
 			}
 		}
+	}
+	{	/* the bench: a key of the last phase put in a way, then looked up */
+		uint64_t k = pool[rnd() % POOL];
+		unsigned w = (unsigned)(rnd() % ways);
+
+		write_row(f, w, bucket(w, k, kb), random_row(k, 1));
+		lookup(f, 3, k, kb);
 	}
 	fprintf(f, "0 0 0 0 0 0 0 0 0\n");
 	if (fclose(f) != 0) {
