@@ -62,10 +62,6 @@ module pisa_exact_match #(
 localparam KEY_W = 8 * KEY_BYTES;
 localparam DATA_W = 8 * DATA_BYTES;
 localparam ROW_W = 1 + 16 + KEY_W + DATA_W;	// {valid, action, key, data}
-// The ECP5's rows are DP16KDs side by side, 18 bits wide for up to 1,024 rows a way, else 9.
-localparam [8*5-1:0] F_ECP5 = "ecp5";
-localparam SLICE_W = FAMILY != F_ECP5 ? ROW_W : WAY_BITS <= 10 ? 18 : 9;
-localparam SLICES = (ROW_W + SLICE_W - 1) / SLICE_W;
 localparam CNT_W = $clog2(KEY_BYTES + 1);	// key bytes so far, stops at KEY_BYTES
 localparam [31:0] KEY_BYTES32 = KEY_BYTES;
 localparam [CNT_W-1:0] KEY_MAX = KEY_BYTES32[CNT_W-1:0];
@@ -103,7 +99,7 @@ wire take = s_key_valid && s_key_ready;
 assign s_key_ready = !stall;
 
 wire [WAYS*WAY_BITS-1:0] b1;	// stage 1: each way's bucket, the hash's low bits
-genvar gw, gs;
+genvar gw;
 generate
 	for (gw = 0; gw < WAYS; gw = gw + 1) begin : g_hash
 		wire [31:0] hash;
@@ -138,21 +134,12 @@ wire we = w_valid && w_ready;
 
 generate
 	for (gw = 0; gw < WAYS; gw = gw + 1) begin : g_way
-		wire [SLICES*SLICE_W-1:0] wrow = {{(SLICES*SLICE_W-ROW_W){1'b0}},
-			w_row_valid, w_action, w_key, w_data};
-		wire [SLICES*SLICE_W-1:0] rrow;
-		for (gs = 0; gs < SLICES; gs = gs + 1) begin : g_slice
-			pisa_ram_2clk #(.FAMILY(FAMILY), .WIDTH(SLICE_W), .DEPTH(1 << WAY_BITS)) u_mem (
-				.wclk(clk), .we(we && w_way == gw), .waddr(w_bucket),
-				.wdata(wrow[gs * SLICE_W +: SLICE_W]),
-				.rclk(clk), .rd_en(!stall), .raddr(b1[gw * WAY_BITS +: WAY_BITS]),
-				.rd_oce(!stall), .rd_data(rrow[gs * SLICE_W +: SLICE_W])
-			);
-		end
-		assign rd[gw * ROW_W +: ROW_W] = rrow[ROW_W-1:0];
-		if (SLICES * SLICE_W > ROW_W) begin : g_pad
-			wire _unused = &{1'b0, rrow[SLICES*SLICE_W-1:ROW_W], 1'b0};
-		end
+		pisa_ram_2clk #(.FAMILY(FAMILY), .WIDTH(ROW_W), .DEPTH(1 << WAY_BITS)) u_mem (
+			.wclk(clk), .we(we && w_way == gw), .waddr(w_bucket),
+			.wdata({w_row_valid, w_action, w_key, w_data}),
+			.rclk(clk), .rd_en(!stall), .raddr(b1[gw * WAY_BITS +: WAY_BITS]),
+			.rd_oce(!stall), .rd_data(rd[gw * ROW_W +: ROW_W])
+		);
 	end
 endgenerate
 

@@ -87,8 +87,8 @@ wire gather_ready;
 wire [7:0] g_key_data, key_data;
 wire g_key_last, g_key_valid, g_key_ready, key_last, key_valid, key_ready;
 // a new lookup once the last one's key has left (its cfg_* may change then)
-wire due_full;
-assign s_start_ready = gather_ready && !g_key_valid && !key_valid && !due_full;
+wire due_ready;
+assign s_start_ready = gather_ready && !g_key_valid && !key_valid && due_ready;
 wire start = s_start_valid && s_start_ready;
 
 pisa_key_gather #(.PHV_BYTES(PHV_BYTES), .FIELDS(FIELDS), .KEY_BYTES(KEY_BYTES)) u_gather (
@@ -105,17 +105,16 @@ pisa_skid #(.WIDTH(9)) u_key_slice (
 	.m_data({key_last, key_data}), .m_valid(key_valid), .m_ready(key_ready)
 );
 
-// ---- the queue of units whose results are due, in order (1: ternary); its head, whether it
-// is empty and whether it is full in registers of their own ----
-reg [QD-1:0] due;
-reg [$clog2(QD)-1:0] due_rd, due_wr;
-reg [$clog2(QD):0] due_n;
-reg head_ternary, due_any, due_full_reg;
-assign due_full = due_full_reg;
-wire due_push = start;
-wire due_pop = m_valid && m_ready;
-wire [$clog2(QD):0] due_n_next = due_n + {{$clog2(QD){1'b0}}, due_push} -
-	{{$clog2(QD){1'b0}}, due_pop};
+// ---- the queue of units whose results are due, in order (1: ternary) ----
+wire head_ternary, due_any;
+wire [$clog2(QD):0] due_count;
+wire _unused_due_count = &{1'b0, due_count, 1'b0};	// due_ready says it is full
+pisa_fifo #(.WIDTH(1), .DEPTH(QD), .RAM_STYLE("logic")) u_due (
+	.clk(clk), .rst(rst),
+	.s_data(cfg_ternary), .s_valid(start), .s_ready(due_ready),
+	.m_data(head_ternary), .m_valid(due_any), .m_ready(m_valid && m_ready),
+	.count(due_count)
+);
 
 // the key goes to its table's unit
 wire ex_key_ready, tc_key_ready;
@@ -168,31 +167,6 @@ assign m_too_long = head_ternary ? tc_long : ex_long;
 assign m_index = head_ternary ? tc_index_w[INDEX_W-1:0] : ex_index[INDEX_W-1:0];
 assign m_action = head_ternary ? tc_action : ex_action;
 assign m_data = head_ternary ? tc_data : ex_data;
-
-always @(posedge clk) begin
-	if (due_push) begin
-		due[due_wr] <= cfg_ternary;
-		due_wr <= due_wr + 1'b1;
-	end
-	if (due_pop)
-		due_rd <= due_rd + 1'b1;
-	// the head after this clock: the next entry, or the one pushed into an empty queue
-	if (due_pop && due_n != 1)
-		head_ternary <= due[due_rd + 1'b1];
-	else if (due_push && (due_n == 0 || due_pop))
-		head_ternary <= cfg_ternary;
-	due_n <= due_n_next;
-	due_any <= due_n_next != 0;
-	due_full_reg <= due_n_next == QD;
-	if (rst) begin
-		due_rd <= {$clog2(QD){1'b0}};
-		due_wr <= {$clog2(QD){1'b0}};
-		due_n <= {($clog2(QD)+1){1'b0}};
-		head_ternary <= 1'b0;
-		due_any <= 1'b0;
-		due_full_reg <= 1'b0;
-	end
-end
 
 endmodule
 

@@ -91,12 +91,6 @@ localparam G = ENTRIES < 16 ? ENTRIES : 16;
 localparam NG = ENTRIES / G;
 localparam GI_W = $clog2(G);
 localparam GS_W = NG > 1 ? $clog2(NG) : 1;
-// Block RAM slices: on the ECP5 DP16KDs of 18 bits (1,024 words) or 9 (2,048).
-localparam [8*5-1:0] F_ECP5 = "ecp5";
-localparam COL_SLICE_W = FAMILY != F_ECP5 ? ENTRIES : COL_AW <= 10 ? 18 : 9;
-localparam COL_SLICES = (ENTRIES + COL_SLICE_W - 1) / COL_SLICE_W;
-localparam ROW_SLICE_W = FAMILY != F_ECP5 ? ROW_W : IDX_W <= 10 ? 18 : 9;
-localparam ROW_SLICES = (ROW_W + ROW_SLICE_W - 1) / ROW_SLICE_W;
 
 generate
 	if (ENTRIES < 2 || ENTRIES > 256 || (1 << IDX_W) != ENTRIES)
@@ -174,7 +168,7 @@ wire [CH_W-1:0] key_chunk = nbytes_reg[CH_W-1:0];	// (any, for a key too long)
 wire [IDX_W-1:0] index5;
 wire [ROW_W-1:0] row_rd;
 
-genvar gp, gs, gr;
+genvar gp, gr;
 generate
 	for (gp = 0; gp < NP; gp = gp + 1) begin : g_col
 		for (gr = 0; gr < ENTRIES; gr = gr + 1) begin : g_row_bit
@@ -183,27 +177,16 @@ generate
 		end
 		wire [COL_AW-1:0] raddr = upd_issue ? {upd_chunk, upd_piece} :
 			{key_chunk, s_key_data[8 - CB * (gp + 1) +: CB]};
-		for (gs = 0; gs < COL_SLICES; gs = gs + 1) begin : g_slice
-			localparam W = gs * COL_SLICE_W + COL_SLICE_W > ENTRIES ?
-				ENTRIES - gs * COL_SLICE_W : COL_SLICE_W;
-			localparam LO = gp * ENTRIES + gs * COL_SLICE_W;
-			pisa_ram_2clk #(.FAMILY(FAMILY), .WIDTH(W), .DEPTH(1 << COL_AW)) u_col (
-				.wclk(clk), .we(p2_v), .waddr(p2_addr), .wdata(col_wd[LO +: W]),
-				.rclk(clk), .rd_en(!stall), .raddr(raddr), .rd_oce(!stall),
-				.rd_data(col_rd[LO +: W])
-			);
-		end
-	end
-	for (gs = 0; gs < ROW_SLICES; gs = gs + 1) begin : g_row
-		localparam W = gs * ROW_SLICE_W + ROW_SLICE_W > ROW_W ?
-			ROW_W - gs * ROW_SLICE_W : ROW_SLICE_W;
-		wire [ROW_W-1:0] wrow = {w_action, w_data};
-		pisa_ram_2clk #(.FAMILY(FAMILY), .WIDTH(W), .DEPTH(ENTRIES)) u_row (
-			.wclk(clk), .we(w_take), .waddr(w_index), .wdata(wrow[gs * ROW_SLICE_W +: W]),
-			.rclk(clk), .rd_en(!stall), .raddr(index5), .rd_oce(!stall),
-			.rd_data(row_rd[gs * ROW_SLICE_W +: W])
+		pisa_ram_2clk #(.FAMILY(FAMILY), .WIDTH(ENTRIES), .DEPTH(1 << COL_AW)) u_col (
+			.wclk(clk), .we(p2_v), .waddr(p2_addr), .wdata(col_wd[gp * ENTRIES +: ENTRIES]),
+			.rclk(clk), .rd_en(!stall), .raddr(raddr), .rd_oce(!stall),
+			.rd_data(col_rd[gp * ENTRIES +: ENTRIES])
 		);
 	end
+	pisa_ram_2clk #(.FAMILY(FAMILY), .WIDTH(ROW_W), .DEPTH(ENTRIES)) u_row (
+		.wclk(clk), .we(w_take), .waddr(w_index), .wdata({w_action, w_data}),
+		.rclk(clk), .rd_en(!stall), .raddr(index5), .rd_oce(!stall), .rd_data(row_rd)
+	);
 endgenerate
 
 integer i, g;
