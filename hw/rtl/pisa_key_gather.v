@@ -69,14 +69,19 @@ wire start = s_start_valid && s_start_ready;
 // ---- issue: the next piece of the current field, its byte's address. A piece that is not
 // its field's last runs to the end of its byte, so the next one starts a byte on. ----
 reg issuing;			// pieces left to read
-reg [FI_W-1:0] fi;		// the current field ...
-reg [12:0] pos;			// ... the PHV byte of its next piece ...
+reg [FI_W-1:0] fi_next;		// the field after the current one (fi + 1: no adder before
+				// the mux that picks its offset) ...
+reg [12:0] pos;			// ... the PHV byte of the current field's next piece ...
 reg [2:0] pos_bit;		// ... that piece's first bit ...
 reg [6:0] span;			// ... and its bits left, counted from that byte's first bit
-wire [FI_W-1:0] fi_next = fi + 1'b1;
+// each field's span from the configuration alone, so that none is added after that mux
+reg [7*FIELDS-1:0] spans;	// field f's bits counted from its first byte's first bit
+integer f;
+always @(*)
+	for (f = 0; f < FIELDS; f = f + 1)
+		spans[7 * f +: 7] = {4'd0, cfg_off[16 * f +: 3]} + cfg_width[7 * f +: 7];
 wire [15:0] off_next = cfg_off[16 * fi_next +: 16];
-wire [6:0] span_next = {4'd0, off_next[2:0]} + cfg_width[7 * fi_next +: 7];
-wire [6:0] span_first = {4'd0, cfg_off[2:0]} + cfg_width[6:0];
+wire [6:0] span_next = spans[7 * fi_next +: 7];
 wire last_piece = span <= 7'd8;
 wire last_field = fi_next >= cfg_nfields;
 wire _unused_pos = &{1'b0, pos, 1'b0};	// (above PA + 3 bits: outside the PHV)
@@ -108,10 +113,10 @@ always @(posedge clk) begin
 	if (start) begin
 		busy <= key_bytes != 13'd0;	// (no fields: no key)
 		issuing <= 1'b1;
-		fi <= {FI_W{1'b0}};
+		fi_next <= {{(FI_W-1){1'b0}}, 1'b1};
 		pos <= cfg_off[15:3];
 		pos_bit <= cfg_off[2:0];
-		span <= span_first;
+		span <= spans[6:0];
 		c_valid <= 1'b0;
 		r_valid <= 1'b0;
 		p_valid <= 1'b0;
@@ -130,7 +135,7 @@ always @(posedge clk) begin
 				pos_bit <= 3'd0;
 				span <= span - 7'd8;
 			end else if (!last_field) begin
-				fi <= fi_next;
+				fi_next <= fi_next + 1'b1;
 				pos <= off_next[15:3];
 				pos_bit <= off_next[2:0];
 				span <= span_next;
@@ -204,6 +209,7 @@ always @(posedge clk)
 // The bits still to send, counted two ways: the bytes left, and the accumulator's bits, the
 // pieces in flight and the bits not read yet (the rest of the current field and the fields
 // after it). This equality is what makes the bound on the accumulator inductive.
+wire [FI_W-1:0] fi = fi_next - 1'b1;	// the current field
 reg [12:0] f_to_read;
 always @(*) begin
 	f_to_read = issuing ? {6'd0, span} - {10'd0, pos_bit} : 13'd0;

@@ -86,14 +86,16 @@ localparam QD = 16;
 wire gather_ready;
 wire [7:0] g_key_data, key_data;
 wire g_key_last, g_key_valid, g_key_ready, key_last, key_valid, key_ready;
-// a new lookup once the last one's key has left (its cfg_* may change then)
+// a new lookup once the last one's key has left (its cfg_* may change then); the gatherer is
+// offered only what the stage takes, or it would start a lookup the queue never heard of
 wire due_ready;
-assign s_start_ready = gather_ready && !g_key_valid && !key_valid && due_ready;
+wire free = !g_key_valid && !key_valid && due_ready;
+assign s_start_ready = gather_ready && free;
 wire start = s_start_valid && s_start_ready;
 
 pisa_key_gather #(.PHV_BYTES(PHV_BYTES), .FIELDS(FIELDS), .KEY_BYTES(KEY_BYTES)) u_gather (
 	.clk(clk), .rst(rst), .cfg_nfields(cfg_nfields), .cfg_off(cfg_off), .cfg_width(cfg_width),
-	.s_start_valid(s_start_valid), .s_start_ready(gather_ready),
+	.s_start_valid(s_start_valid && free), .s_start_ready(gather_ready),
 	.phv_raddr(phv_raddr), .phv_rdata(phv_rdata),
 	.m_key_data(g_key_data), .m_key_last(g_key_last), .m_key_valid(g_key_valid),
 	.m_key_ready(g_key_ready)

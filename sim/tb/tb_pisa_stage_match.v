@@ -2,9 +2,10 @@
 // tb_pisa_stage_match: a stage's match from the PHV to the row, pisa_stage_match (the key
 // gatherer into the exact or the ternary unit), against tests/stage/gen_match_vectors
 // (MATCH_VECTORS, its header gives the format): both tables' rows are written, then each PHV is
-// put in the testbench's memory (read like a pisa_ram port) as soon as the stage takes a new
-// lookup, with the field list of the table it looks in (exact or ternary, at random), and its
-// result, checked in order, must be the row lib's key layout, way hashes and lookup rules find.
+// offered with the field list of the table it looks in (exact or ternary, at random): one in
+// the same table as the last at once, held until the stage takes it, one in the other table
+// once the stage is free (its fields change); its result, checked in order, must be the row
+// lib's key layout, way hashes and lookup rules find.
 // The exact unit answers sooner than the ternary one; the sink is randomly not ready a quarter
 // of the time and now and then for up to 31 clocks, so results pile up in both units and wait
 // for their turn (the testbench fails if none ever does); a held result must not change. Prints
@@ -65,7 +66,13 @@ reg [7*FIELDS-1:0] cfg_width = 0;
 reg s_start_valid = 1'b0;
 wire s_start_ready;
 wire [PA-1:0] phv_raddr;
-reg [7:0] mem [0:PHV_BYTES-1];
+// two PHVs: the one being read (bank) and the next lookup's, which a lookup in the same table
+// offers while the last one's key is still being built (its fields are the same, so they may)
+reg [7:0] mem [0:2*PHV_BYTES-1];
+reg bank = 1'b0;
+always @(posedge clk)
+	if (s_start_valid && s_start_ready)
+		bank <= !bank;
 // the rows
 reg [WAY_W-1:0] we_way = 0;
 reg [WAY_BITS-1:0] we_bucket = 0;
@@ -90,7 +97,7 @@ pisa_stage_match #(.PHV_BYTES(PHV_BYTES), .FIELDS(FIELDS), .KEY_BYTES(KEY_BYTES)
 	.clk(clk), .rst(rst),
 	.cfg_ternary(cfg_ternary), .cfg_nfields(cfg_nfields), .cfg_off(cfg_off),
 	.cfg_width(cfg_width), .s_start_valid(s_start_valid), .s_start_ready(s_start_ready),
-	.phv_raddr(phv_raddr), .phv_rdata(mem[phv_raddr]),
+	.phv_raddr(phv_raddr), .phv_rdata(mem[{bank, phv_raddr}]),
 	.we_way(we_way), .we_bucket(we_bucket), .we_row_valid(w_row_valid), .we_action(w_action),
 	.we_key(w_key), .we_data(w_data), .we_valid(we_valid), .we_ready(we_ready),
 	.wt_index(wt_index), .wt_nbytes(wt_nbytes), .wt_row_valid(w_row_valid),
@@ -216,27 +223,31 @@ initial begin
 	ncases = x;
 	t0 = $time;
 	for (c = 0; c < ncases; c = c + 1) begin
+		// (s_start_ready comes from registers: between edges it says what the next edge does)
+		@(negedge clk);
 		r = $fscanf(fd, "%h", x);
 		t = x[0];
 		for (i = 0; i < PHV_BYTES; i = i + 1) begin
 			r = $fscanf(fd, "%h", x);
-			mem[i] = x[7:0];
+			mem[{!bank, i[PA-1:0]}] = x[7:0];
 		end
 		r = $fscanf(fd, "%h %h %h %h", v[1], v[2], v[3], v[4]);
 		exp_q[q_in * 5] = t;
 		for (i = 1; i < 5; i = i + 1)
 			exp_q[q_in * 5 + i] = v[i];
 		q_in = q_in + 1;
-		cfg_ternary <= t[0];
-		cfg_nfields <= nfields[t];
-		cfg_off <= offs[t];
-		cfg_width <= widths[t];
-		s_start_valid <= 1'b1;
+		if (t[0] != cfg_ternary)
+			while (!s_start_ready)
+				@(negedge clk);
+		cfg_ternary = t[0];
+		cfg_nfields = nfields[t];
+		cfg_off = offs[t];
+		cfg_width = widths[t];
+		s_start_valid = 1'b1;
+		while (!s_start_ready)
+			@(negedge clk);
 		@(posedge clk);
 		s_start_valid <= 1'b0;
-		@(posedge clk);
-		while (!s_start_ready)
-			@(posedge clk);
 	end
 	$fclose(fd);
 	drain;
