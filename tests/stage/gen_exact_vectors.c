@@ -28,11 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lib/pisa_switch.h"
-#include "rnd.h"
+#include "gen_common.h"
 
 #define MAX_WAYS 4
-#define MAX_KEY 8	/* bytes: the key travels as one uint64_t here */
 #define POOL 48
 
 struct row {
@@ -42,24 +40,9 @@ struct row {
 	uint64_t data;
 };
 
-static uint64_t mask(unsigned bits)
-{
-	return bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
-}
-
 static unsigned ways, way_bits, key_bytes, data_bytes;
 static struct row *rows;	/* ways << way_bits */
 static unsigned long lines;	/* ops written */
-
-static uint32_t bucket(unsigned w, uint64_t key, unsigned kb)
-{
-	uint8_t b[MAX_KEY];
-	unsigned i;
-
-	for (i = 0; i < kb; i++)	/* most significant byte first, as it streams */
-		b[i] = (uint8_t)(key >> (8 * (kb - 1 - i)));
-	return pisa_hash_way(w, b, kb) & (uint32_t)mask(way_bits);
-}
 
 static void write_row(FILE *f, unsigned w, uint32_t b, struct row r)
 {
@@ -76,7 +59,7 @@ static int lookup(FILE *f, int op, uint64_t key, unsigned kb)
 
 	lines++;
 	for (w = 0; w < ways; w++) {
-		uint32_t b = bucket(w, key, kb);
+		uint32_t b = bucket(w, key, kb, way_bits);
 		const struct row *r = &rows[(w << way_bits) | b];
 
 		if (r->valid && r->key == key) {
@@ -158,7 +141,7 @@ int main(int argc, char **argv)
 				unsigned free_ways[MAX_WAYS], nfree = 0;
 
 				for (w = 0; w < ways; w++) {
-					const struct row *r = &rows[(w << way_bits) | bucket(w, k, kb)];
+					const struct row *r = &rows[(w << way_bits) | bucket(w, k, kb, way_bits)];
 
 					if (r->valid && r->key == k)
 						break;	/* a key is in one way at most */
@@ -166,25 +149,25 @@ int main(int argc, char **argv)
 						free_ways[nfree++] = w;
 				}
 				if (w < ways)	/* present: a new action and data in its row */
-					write_row(f, w, bucket(w, k, kb), random_row(k, 1));
+					write_row(f, w, bucket(w, k, kb, way_bits), random_row(k, 1));
 				else {
 					w = nfree ? free_ways[rnd() % nfree] : (unsigned)(rnd() % ways);
-					write_row(f, w, bucket(w, k, kb), random_row(k, 1));
+					write_row(f, w, bucket(w, k, kb, way_bits), random_row(k, 1));
 				}
 			} else if (op == 4) {
 				/* the key in a second way too, as a move between ways leaves it for a
 				 * while: the first way that holds it still wins */
 				w = (unsigned)(rnd() % ways);
-				write_row(f, w, bucket(w, k, kb), random_row(k, 1));
+				write_row(f, w, bucket(w, k, kb, way_bits), random_row(k, 1));
 			} else if (op < 6) {	/* delete: the row keeps its key */
 				for (w = 0; w < ways; w++) {
-					struct row *r = &rows[(w << way_bits) | bucket(w, k, kb)];
+					struct row *r = &rows[(w << way_bits) | bucket(w, k, kb, way_bits)];
 
 					if (r->valid && r->key == k) {
 						struct row d = *r;
 
 						d.valid = 0;
-						write_row(f, w, bucket(w, k, kb), d);
+						write_row(f, w, bucket(w, k, kb, way_bits), d);
 					}
 				}
 			} else if (op == 6) {	/* too long: a miss, whatever the table holds */
@@ -205,7 +188,7 @@ int main(int argc, char **argv)
 		uint64_t k = pool[rnd() % POOL];
 		unsigned w = (unsigned)(rnd() % ways);
 
-		write_row(f, w, bucket(w, k, kb), random_row(k, 1));
+		write_row(f, w, bucket(w, k, kb, way_bits), random_row(k, 1));
 		lookup(f, 3, k, kb);
 	}
 	fprintf(f, "0 0 0 0 0 0 0 0 0\n");

@@ -20,8 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lib/pisa_switch.h"
-#include "rnd.h"
+#include "gen_common.h"
 
 static unsigned rwidth(void)
 {

@@ -21,11 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../lib/pisa_switch.h"
-#include "rnd.h"
+#include "gen_common.h"
 
 #define MAX_FIELDS 8
-#define MAX_KEY 8	/* bytes: a key travels as one uint64_t here */
 #define MAX_ENTRIES 256
 #define SOURCES 64	/* PHVs the rows' keys come from */
 
@@ -40,11 +38,6 @@ struct row {
 };
 
 static unsigned phv_bytes;
-
-static uint64_t mask_bits(unsigned bits)
-{
-	return bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
-}
 
 /* Up to FIELDS fields, any widths and offsets, at most KEY_BYTES bytes and not whole bytes (so
  * that it has leading zero bits). */
@@ -80,16 +73,6 @@ static uint64_t key_of(const struct key *k, const uint8_t *phv)
 	return v;
 }
 
-static uint32_t bucket(unsigned w, uint64_t key, unsigned kb, unsigned way_bits)
-{
-	uint8_t b[MAX_KEY];
-	unsigned i;
-
-	for (i = 0; i < kb; i++)
-		b[i] = (uint8_t)(key >> (8 * (kb - 1 - i)));
-	return pisa_hash_way(w, b, kb) & ((1u << way_bits) - 1);
-}
-
 static void print_key(FILE *f, const struct key *k)
 {
 	unsigned i;
@@ -106,11 +89,11 @@ static uint64_t random_mask(unsigned kb)
 
 	switch (rnd() % 3) {
 	case 0:
-		return mask_bits(bits) & ~mask_bits(bits - 1 - (unsigned)(rnd() % bits));
+		return mask(bits) & ~mask(bits - 1 - (unsigned)(rnd() % bits));
 	case 1:
-		return (rnd() | rnd()) & mask_bits(bits);
+		return (rnd() | rnd()) & mask(bits);
 	default:
-		return mask_bits(bits);
+		return mask(bits);
 	}
 }
 

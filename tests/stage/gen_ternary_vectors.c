@@ -30,9 +30,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "rnd.h"
+#include "gen_common.h"
 
-#define MAX_KEY 8	/* bytes: the key travels as one uint64_t here */
 #define MAX_ENTRIES 256
 
 struct row {
@@ -41,11 +40,6 @@ struct row {
 	uint64_t value, mask;
 	uint64_t data;
 };
-
-static uint64_t mask(unsigned bits)
-{
-	return bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
-}
 
 static unsigned entries, key_bytes, data_bytes;
 static struct row rows[MAX_ENTRIES];
