@@ -121,6 +121,15 @@ static uint32_t opnd_desc(const struct pisa_operand *o)
 	return desc(o->kind, o->off, o->width);
 }
 
+void pisa_hwconf_insn(const struct pisa_insn *in, uint64_t w[4])
+{
+	w[0] = (uint64_t)in->op << 56 | (uint64_t)in->flags << 48 | (uint64_t)in->imm << 32 |
+	       opnd_desc(&in->dst);
+	w[1] = (uint64_t)opnd_desc(&in->a) << 32 | opnd_desc(&in->b);
+	w[2] = in->a.value;
+	w[3] = in->b.value;
+}
+
 static uint32_t field_desc(struct pisa_field f)
 {
 	return desc(PISA_OPND_PHV, f.bitoff, f.width);
@@ -162,7 +171,8 @@ static uint32_t put_insns(struct build *b, const struct pisa_insn *in, unsigned 
 			  const char *where, unsigned id)
 {
 	uint32_t at = alloc_words(b, 4 * n);
-	unsigned i;
+	uint64_t w[4];
+	unsigned i, k;
 
 	for (i = 0; i < n && !b->rc; i++) {
 		const char *u = unsupported_op(in[i].op);
@@ -175,11 +185,9 @@ static uint32_t put_insns(struct build *b, const struct pisa_insn *in, unsigned 
 			     where, id, u);
 			break;
 		}
-		put(b, at + 4 * i, (uint64_t)in[i].op << 56 | (uint64_t)in[i].flags << 48 |
-			(uint64_t)in[i].imm << 32 | opnd_desc(&in[i].dst));
-		put(b, at + 4 * i + 1, (uint64_t)opnd_desc(&in[i].a) << 32 | opnd_desc(&in[i].b));
-		put(b, at + 4 * i + 2, in[i].a.value);
-		put(b, at + 4 * i + 3, in[i].b.value);
+		pisa_hwconf_insn(&in[i], w);
+		for (k = 0; k < 4; k++)
+			put(b, at + 4 * i + k, w[k]);
 	}
 	return at;
 }

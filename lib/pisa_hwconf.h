@@ -51,5 +51,8 @@ struct pisa_hwconf {
 int pisa_hwconf_build(const struct pisa_image *img, const struct pisa_hwconf_limits *lim,
 		      struct pisa_hwconf *out, char *err, size_t errlen);
 void pisa_hwconf_free(struct pisa_hwconf *hc);
+/* One instruction as its 4-word record (docs/hwconf.md): w0 op, flags, imm, dst's descriptor;
+ * w1 a's and b's descriptors; w2 and w3 their values. */
+void pisa_hwconf_insn(const struct pisa_insn *in, uint64_t w[4]);
 
 #endif

@@ -18,7 +18,7 @@
  *               w1 [63:32] a's descriptor [31:0] b's descriptor
  *               w2 a.value  w3 b.value (struct pisa_operand's value field, raw)
  *               a descriptor: [31:28] kind (0 NONE, 1 PHV, 2 CONST, 3 ADATA, 4 PKT)
- *               [22:16] width [15:0] bit offset (lib/pisa_hwconf.c, desc())
+ *               [22:16] width [15:0] bit offset (lib's pisa_hwconf_insn writes them)
  *   ceil(DATA_BYTES / 8)  the action data, byte 0 in [63:56] of the first word, zero padded
  *   PHV_BYTES / 8         the PHV before, byte 0 in [63:56] of the first word
  *   PHV_BYTES / 8         the PHV after model_exec
@@ -67,6 +67,7 @@
 #include "../../model/model_int.h"
 /* After the model's headers: its mask() would shadow their parameters named mask. */
 #include "gen_common.h"
+#include "pisa_hwconf.h"
 
 #define MAX_INSNS 12
 #define NHEADERS 32	/* <= TB_MAX; one byte each from PHV byte HDR_BYTE */
@@ -389,12 +390,6 @@ static unsigned make_case(struct pisa_insn *ins, int *ext)
 	return n;
 }
 
-static uint32_t desc(const struct pisa_operand *o)
-{
-	return (uint32_t)(o->kind & 0xF) << 28 | (uint32_t)(o->width > 64 ? 64 : o->width) << 16 |
-	       o->off;
-}
-
 static void put_word(FILE *f, uint64_t w)
 {
 	fprintf(f, "%016" PRIx64 "\n", w);
@@ -430,7 +425,7 @@ int main(int argc, char **argv)
 	struct pisa_model *m = NULL;
 	uint8_t *phv, *before, *alt, *data;
 	int ret = 1;
-	unsigned i;
+	unsigned i, k;
 	FILE *f;
 
 	if (argc < 4 || argc > 5) {
@@ -519,11 +514,11 @@ int main(int argc, char **argv)
 		put_word(f, (uint64_t)n << 48 | (uint64_t)(rc == EXEC_EXIT) << 40 |
 			 (uint64_t)(ext != 0) << 32);
 		for (i = 0; i < n; i++) {
-			put_word(f, (uint64_t)ins[i].op << 56 | (uint64_t)ins[i].flags << 48 |
-				 (uint64_t)ins[i].imm << 32 | desc(&ins[i].dst));
-			put_word(f, (uint64_t)desc(&ins[i].a) << 32 | desc(&ins[i].b));
-			put_word(f, ins[i].a.value);
-			put_word(f, ins[i].b.value);
+			uint64_t w[4];
+
+			pisa_hwconf_insn(&ins[i], w);
+			for (k = 0; k < 4; k++)
+				put_word(f, w[k]);
 		}
 		put_bytes(f, data, db);
 		put_bytes(f, before, phv_bytes);
