@@ -75,8 +75,11 @@ int model_lpm_build(struct mtable *mt)
 	for (li = 0; li < n; li++) {
 		uint64_t mk = ix->mask64[li];
 		unsigned len = (unsigned)__builtin_popcountll(mk);
-		uint64_t want = len ? (~0ull >> (64 - len)) << (w - len) : 0;
+		uint64_t want;
 
+		if (len > w)	/* mask bits above the key's (a row may have them): no prefix */
+			return 0;
+		want = len ? (~0ull >> (64 - len)) << (w - len) : 0;
 		if (mk != want)
 			return 0;
 		order[li] = (uint64_t)len << 8 | li;

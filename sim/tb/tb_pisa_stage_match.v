@@ -114,6 +114,7 @@ integer q_in = 0, q_out = 0, hits = 0, waited = 0, burst = 0, seed = 32'h6d61746
 // fail, the held-result check, drain
 `define TB_RESULT {m_ternary, m_hit, m_too_long, m_index, m_action, m_data}
 `include "tb_stage_check.vh"
+`include "tb_stage_rows.vh"
 
 always @(posedge clk) begin
 	// a result waiting for the other unit's
@@ -188,35 +189,14 @@ initial begin
 	n = x;
 	for (i = 0; i < n; i = i + 1) begin
 		r = $fscanf(fd, "%h %h %h %h %h %h", v[0], v[1], v[2], v[3], v[4], v[5]);
-		we_way <= v[0][WAY_W-1:0];
-		we_bucket <= v[1][WAY_BITS-1:0];
-		w_row_valid <= v[2][0];
-		w_action <= v[3][15:0];
-		w_key <= v[4][8*KEY_BYTES-1:0];
-		w_data <= v[5][8*DATA_BYTES-1:0];
-		we_valid <= 1'b1;
-		@(posedge clk);
-		while (!we_ready)
-			@(posedge clk);
-		we_valid <= 1'b0;
+		write_exact_row(v[0], v[1], v[2], v[3], v[4], v[5]);
 	end
 	// the ternary rows
 	r = $fscanf(fd, "%h", x);
 	n = x;
 	for (i = 0; i < n; i = i + 1) begin
 		r = $fscanf(fd, "%h %h %h %h %h %h %h", v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
-		wt_index <= v[0][IDX_W-1:0];
-		wt_nbytes <= v[1][NB_W-1:0];
-		w_row_valid <= v[2][0];
-		w_action <= v[3][15:0];
-		w_key <= v[4][8*KEY_BYTES-1:0];
-		w_mask <= v[5][8*KEY_BYTES-1:0];
-		w_data <= v[6][8*DATA_BYTES-1:0];
-		wt_valid <= 1'b1;
-		@(posedge clk);
-		while (!wt_ready)
-			@(posedge clk);
-		wt_valid <= 1'b0;
+		write_ternary_row(v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
 	end
 	// the lookups: each PHV and its table's fields once the stage takes a new lookup
 	r = $fscanf(fd, "%h", x);

@@ -3,7 +3,7 @@
  * test_tables.c: table lookup by memory kind (HASH ways, TCAM priority and
  * ranges, the TCAM index against a plain scan), default rows, const rows,
  * direct counters, next pointers (HITMISS, COND gateways, ACTION, EXIT),
- * and the row write checks of pisa_model_ops.
+ * the row write checks of pisa_model_ops, and the LPM check of masks wider than the key.
  */
 #include "build.h"
 #include "../../model/model_int.h"
@@ -437,6 +437,19 @@ int main(void)
 	lpm_random(t_lpm, 0, "tables tcam index equals the lowest-index scan");
 	lpm_random(t_lpm, 1, "tables lpm mode equals the lowest-index scan");
 	lpm_random(t_lpm, 2, "tables many masks: scanned, same result");
+
+	/* a ternary row's mask may have bits above a 12-bit key's (they compare 0 with 0): such a
+	 * mask is no prefix, and working that out must not shift by a negative count (UBSan) */
+	{
+		struct mtable mt = { .key_bits = 12 };
+		uint64_t mk = 0xFFFF;
+
+		mt.ix.ngroups = 1;
+		mt.ix.mask64 = &mk;
+		rc = model_lpm_build(&mt);
+		tb_check(rc == 0 && !mt.ix.lpm, "tables lpm: mask bits above the key's", "rc %d lpm %d",
+			 rc, mt.ix.lpm);
+	}
 
 	pisa_model_free(m);
 	tb_done();

@@ -22,14 +22,10 @@
 #include <stdlib.h>
 
 #include "gen_common.h"
+#include "gen_keys.h"
 
-#define MAX_FIELDS 8
 #define MAX_ENTRIES 256
 #define SOURCES 64	/* PHVs the rows' keys come from */
-
-struct key {		/* a table's key: its fields in the PHV, its bytes */
-	unsigned n, off[MAX_FIELDS], width[MAX_FIELDS], kb;
-};
 
 struct row {
 	int valid;
@@ -37,69 +33,9 @@ struct row {
 	uint64_t key, mask, data;	/* mask: ternary rows only */
 };
 
-static unsigned phv_bytes;
-
-/* Up to FIELDS fields, any widths and offsets, at most KEY_BYTES bytes and not whole bytes (so
- * that it has leading zero bits). */
-static struct key random_key(unsigned fields, unsigned key_bytes)
-{
-	struct key k = { 0 };
-	unsigned i, bits = 0, n = 1 + (unsigned)(rnd() % fields);
-
-	for (i = 0; i < n && bits < 8 * key_bytes - 3; i++) {
-		k.width[i] = 1 + (unsigned)(rnd() % 24);
-		if (bits + k.width[i] > 8 * key_bytes - 3)
-			k.width[i] = 8 * key_bytes - 3 - bits;
-		k.off[i] = (unsigned)(rnd() % (8 * phv_bytes - k.width[i] + 1));
-		bits += k.width[i];
-	}
-	k.n = i;
-	k.kb = (bits + 7) / 8;
-	return k;
-}
-
-static uint64_t key_of(const struct key *k, const uint8_t *phv)
-{
-	uint8_t key[MAX_KEY] = { 0 };
-	uint64_t v = 0;
-	unsigned i, bit = 8 * k->kb;
-
-	for (i = 0; i < k->n; i++)
-		bit -= k->width[i];	/* the key is right-aligned */
-	for (i = 0; i < k->n; bit += k->width[i], i++)
-		pisa_bits_set(key, bit, k->width[i], pisa_bits_get(phv, k->off[i], k->width[i]));
-	for (i = 0; i < k->kb; i++)
-		v = v << 8 | key[i];
-	return v;
-}
-
-static void print_key(FILE *f, const struct key *k)
-{
-	unsigned i;
-
-	fprintf(f, "%x\n", k->n);
-	for (i = 0; i < k->n; i++)
-		fprintf(f, "%x %x\n", k->off[i], k->width[i]);
-}
-
-/* A ternary row's mask over KB bytes: a prefix, random bits (mostly ones) or all ones. */
-static uint64_t random_mask(unsigned kb)
-{
-	unsigned bits = 8 * kb;
-
-	switch (rnd() % 3) {
-	case 0:
-		return mask(bits) & ~mask(bits - 1 - (unsigned)(rnd() % bits));
-	case 1:
-		return (rnd() | rnd()) & mask(bits);
-	default:
-		return mask(bits);
-	}
-}
-
 int main(int argc, char **argv)
 {
-	unsigned fields, key_bytes, ways, way_bits, entries, data_bytes, i, w;
+	unsigned phv_bytes, fields, key_bytes, ways, way_bits, entries, data_bytes, i, w;
 	unsigned long cases = 2000, c, hits = 0;
 	uint8_t (*src)[1024];
 	struct row *rows, trows[MAX_ENTRIES];
@@ -136,8 +72,8 @@ int main(int argc, char **argv)
 		perror(argv[1]);
 		return 1;
 	}
-	ek = random_key(fields, key_bytes);
-	tk = random_key(fields, key_bytes);
+	ek = random_key(fields, key_bytes, phv_bytes);
+	tk = random_key(fields, key_bytes, phv_bytes);
 	print_key(f, &ek);
 	print_key(f, &tk);
 	for (c = 0; c < SOURCES; c++)

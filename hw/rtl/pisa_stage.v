@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: Apache-2.0
+// pisa_stage: one table of an image applied to a PHV, as pisa-model's model_run_tables applies
+// it (docs/rtl-core.md, "Towards the pipeline"): the key looked up in the stage's exact or
+// ternary unit (pisa_stage_match) or no lookup for a keyless table, the hit row's action or the
+// table's default row's run on the PHV (pisa_action_unit), and the next table chosen by the
+// table's next mode. pisa_core does not use it yet.
+//
+// The PHV (s_*, m_*) moves as PHV_BYTES / 8 words of 64 bits, byte 0 in the top bits of the
+// first word, with the table it goes to next (s_next, taken with the first word; m_next held
+// with every word out). A PHV whose next is not this stage's table (cfg_table) leaves unchanged
+// with its next; otherwise, as the model does:
+//   - the row: the lookup's hit row, else the default row (cfg_default_*; a keyless table
+//     always takes it); an invalid default row runs no action;
+//   - the action: the row's action id through the action memory (w_act_*: per id, whether the
+//     table lists it, its first instruction, its instruction count and, for next mode ACTION,
+//     the next table) to its instructions in the instruction memory (w_insn_*), with the row's
+//     action data; an id the table does not list, or one past ACTIONS, runs nothing;
+//   - the next table (cfg_next_mode, lib/pisa_image.h's enum pisa_next_mode): HITMISS hit ?
+//     next_hit : next_miss; ACTION the action's next, next_miss when none ran; COND the field
+//     cfg_cond_* read after the action != 0 ? next_hit : next_miss. EXIT, or a next at or before
+//     this table (the model lets next pointers go forward only), ends the pass: 16'hFFFF.
+// m_hit: the lookup hit a row. m_extern: the action ran an instruction the stage does not run
+// yet (COPYHDR, the externs: pisa_action_unit's m_extern); direct counters are not kept either.
+// Configuration (cfg_*) holds while a PHV is in the stage; memories and rows are written
+// between PHVs (the exact and ternary units' row ports are pisa_stage_match's).
+// One PHV at a time: in, lookup, action, out; overlapping them is the next step.
+// Stream contract as everywhere in hw/: a word moves when valid && ready at a rising edge.
+`default_nettype none
+
+module pisa_stage #(
+	parameter [8*5-1:0] FAMILY = "sim",	// pisa_ram_2clk's: "sim", "ice40" or "ecp5"
+	parameter PHV_BYTES = 256,		// a power of 2, >= 128 (pisa_action_unit's)
+	parameter FIELDS = 8,			// most key fields
+	parameter KEY_BYTES = 8,		// longest key, both units
+	parameter WAYS = 2,			// the exact unit's ways and rows per way (2^WAY_BITS)
+	parameter WAY_BITS = 8,
+	parameter ENTRIES = 32,			// the ternary unit's rows and key pieces
+	parameter CHUNK_BITS = 8,
+	parameter DATA_BYTES = 8,		// action data per row
+	parameter ACTIONS = 16,			// action memory: ids 0 .. ACTIONS - 1, a power of 2
+	parameter IA = 8,			// instruction memory address bits
+	parameter PA = $clog2(PHV_BYTES),				// (derived)
+	parameter PW = PA - 3,						// (derived)
+	parameter FI_W = $clog2(FIELDS + 1),				// (derived)
+	parameter WAY_W = WAYS > 1 ? $clog2(WAYS) : 1,			// (derived)
+	parameter IDX_W = $clog2(ENTRIES),				// (derived)
+	parameter NB_W = $clog2(KEY_BYTES + 1),				// (derived)
+	parameter AB = $clog2(ACTIONS)					// (derived)
+) (
+	input  wire                    clk,
+	input  wire                    rst,
+
+	input  wire [15:0]             cfg_table,	// this table's id
+	input  wire [1:0]              cfg_kind,	// 0 exact, 1 ternary, 2 keyless
+	input  wire [FI_W-1:0]         cfg_nfields,	// the key (pisa_key_gather's)
+	input  wire [16*FIELDS-1:0]    cfg_off,
+	input  wire [7*FIELDS-1:0]     cfg_width,
+	input  wire [1:0]              cfg_next_mode,
+	input  wire [15:0]             cfg_next_hit,
+	input  wire [15:0]             cfg_next_miss,
+	input  wire [PA+2:0]           cfg_cond_off,	// COND: the field's bit offset, 1 .. 64 bits
+	input  wire [6:0]              cfg_cond_width,
+	input  wire                    cfg_default_valid,
+	input  wire [15:0]             cfg_default_action,
+	input  wire [8*DATA_BYTES-1:0] cfg_default_data,
+
+	input  wire [AB-1:0]           w_act_id,	// the action memory, written in one clock
+	input  wire                    w_act_listed,
+	input  wire [IA-1:0]           w_act_insn,
+	input  wire [15:0]             w_act_ninsns,
+	input  wire [15:0]             w_act_next,
+	input  wire                    w_act_valid,
+	input  wire [IA-1:0]           w_insn_addr,	// the instruction memory: docs/hwconf.md's
+	input  wire [255:0]            w_insn_data,	// record, w0 in the top bits
+	input  wire                    w_insn_valid,
+
+	input  wire [WAY_W-1:0]        we_way,
+	input  wire [WAY_BITS-1:0]     we_bucket,
+	input  wire                    we_row_valid,
+	input  wire [15:0]             we_action,
+	input  wire [8*KEY_BYTES-1:0]  we_key,
+	input  wire [8*DATA_BYTES-1:0] we_data,
+	input  wire                    we_valid,
+	output wire                    we_ready,
+	input  wire [IDX_W-1:0]        wt_index,
+	input  wire [NB_W-1:0]         wt_nbytes,
+	input  wire                    wt_row_valid,
+	input  wire [15:0]             wt_action,
+	input  wire [8*KEY_BYTES-1:0]  wt_value,
+	input  wire [8*KEY_BYTES-1:0]  wt_mask,
+	input  wire [8*DATA_BYTES-1:0] wt_data,
+	input  wire                    wt_valid,
+	output wire                    wt_ready,
+
+	input  wire [15:0]             s_next,
+	input  wire [63:0]             s_data,
+	input  wire                    s_valid,
+	output wire                    s_ready,
+
+	output reg  [15:0]             m_next,
+	output reg                     m_hit,
+	output reg                     m_extern,
+	output wire [63:0]             m_data,
+	output wire                    m_valid,
+	input  wire                    m_ready
+);
+
+localparam DATA_W = 8 * DATA_BYTES;
+localparam [15:0] END = 16'hFFFF;
+localparam [1:0] KIND_KEYLESS = 2'd2, NEXT_ACTION = 2'd1, NEXT_COND = 2'd2;
+localparam [3:0] S_IN = 4'd0, S_LOOK = 4'd1, S_MATCH = 4'd2, S_ROW = 4'd3, S_ACT = 4'd4,
+	S_RUN = 4'd5, S_COND = 4'd6, S_COND_HI = 4'd7, S_NEXT = 4'd8, S_OUT = 4'd9;
+
+reg [3:0] state;
+reg [PW-1:0] addr;		// the word moving in or out, or the condition's
+reg [AB-1:0] act_id;		// the action memory's read address
+reg act_some;			// a valid row chose an action id below ACTIONS
+reg [DATA_W-1:0] act_data;
+reg ran, exited, cond;
+
+// ---- the PHV: in from s_*, out on m_*; the lookup, the action unit and the condition read it
+// in turn (their address registers through a mux: a LUT RAM, read in the cycle after each sets
+// its address, as from a pisa_ram) ----
+wire [PA-1:0] match_raddr;
+wire [PW-1:0] au_raddr, au_waddr;
+wire [63:0] au_wdata, phv_word;
+wire au_we;
+wire in_word = s_valid && s_ready;
+wire looking = state == S_LOOK || state == S_MATCH;
+wire acting = state == S_ACT || state == S_RUN;
+wire [PW-1:0] phv_raddr = looking ? match_raddr[PA-1:3] : acting ? au_raddr : addr;
+pisa_ram #(.WIDTH(64), .DEPTH(PHV_BYTES / 8)) u_phv (
+	.clk(clk), .we(in_word || au_we), .waddr(in_word ? addr : au_waddr),
+	.wdata(in_word ? s_data : au_wdata), .raddr(phv_raddr), .rdata(phv_word)
+);
+wire [7:0] match_rdata = phv_word[8 * (7 - match_raddr[2:0]) +: 8];
+
+assign s_ready = state == S_IN;
+assign m_valid = state == S_OUT;
+assign m_data = phv_word;
+
+// ---- the match ----
+wire start_ready, mt_hit, mt_valid, mt_ternary, mt_too_long;
+wire [15:0] mt_action;
+wire [DATA_W-1:0] mt_data;
+wire [(WAY_W + WAY_BITS > IDX_W ? WAY_W + WAY_BITS : IDX_W)-1:0] mt_index;
+// the row's place is the direct counters' (not kept yet); a key longer than KEY_BYTES (the
+// image's loader refuses it) misses
+wire _unused_match = &{1'b0, mt_ternary, mt_too_long, mt_index, 1'b0};
+pisa_stage_match #(.FAMILY(FAMILY), .PHV_BYTES(PHV_BYTES), .FIELDS(FIELDS),
+	.KEY_BYTES(KEY_BYTES), .WAYS(WAYS), .WAY_BITS(WAY_BITS), .ENTRIES(ENTRIES),
+	.CHUNK_BITS(CHUNK_BITS), .DATA_BYTES(DATA_BYTES)) u_match (
+	.clk(clk), .rst(rst),
+	.cfg_ternary(cfg_kind[0]), .cfg_nfields(cfg_nfields), .cfg_off(cfg_off),
+	.cfg_width(cfg_width), .s_start_valid(state == S_LOOK), .s_start_ready(start_ready),
+	.phv_raddr(match_raddr), .phv_rdata(match_rdata),
+	.we_way(we_way), .we_bucket(we_bucket), .we_row_valid(we_row_valid),
+	.we_action(we_action), .we_key(we_key), .we_data(we_data), .we_valid(we_valid),
+	.we_ready(we_ready),
+	.wt_index(wt_index), .wt_nbytes(wt_nbytes), .wt_row_valid(wt_row_valid),
+	.wt_action(wt_action), .wt_value(wt_value), .wt_mask(wt_mask), .wt_data(wt_data),
+	.wt_valid(wt_valid), .wt_ready(wt_ready),
+	.m_ternary(mt_ternary), .m_hit(mt_hit), .m_too_long(mt_too_long), .m_index(mt_index),
+	.m_action(mt_action),
+	.m_data(mt_data), .m_valid(mt_valid), .m_ready(state == S_MATCH)
+);
+
+// ---- the action memory and the instructions ----
+wire [IA-1:0] act_insn, insn_raddr;
+wire [15:0] act_ninsns, act_next;
+wire act_listed;
+wire [255:0] insn_rdata;
+pisa_ram #(.WIDTH(1 + IA + 32), .DEPTH(ACTIONS)) u_actions (
+	.clk(clk), .we(w_act_valid), .waddr(w_act_id),
+	.wdata({w_act_listed, w_act_insn, w_act_ninsns, w_act_next}),
+	.raddr(act_id), .rdata({act_listed, act_insn, act_ninsns, act_next})
+);
+pisa_ram #(.WIDTH(256), .DEPTH(1 << IA)) u_insns (
+	.clk(clk), .we(w_insn_valid), .waddr(w_insn_addr), .wdata(w_insn_data),
+	.raddr(insn_raddr), .rdata(insn_rdata)
+);
+
+wire au_ready, au_exit, au_extern, au_valid;
+pisa_action_unit #(.PHV_BYTES(PHV_BYTES), .DATA_BYTES(DATA_BYTES), .IA(IA)) u_action (
+	.clk(clk), .rst(rst),
+	.s_insn(act_insn), .s_ninsns(act_ninsns), .s_data(act_data),
+	.s_valid(state == S_ACT), .s_ready(au_ready),
+	.insn_raddr(insn_raddr), .insn_rdata(insn_rdata),
+	.phv_raddr(au_raddr), .phv_rdata(phv_word),
+	.phv_we(au_we), .phv_waddr(au_waddr), .phv_wdata(au_wdata),
+	.m_exit(au_exit), .m_extern(au_extern), .m_valid(au_valid), .m_ready(state == S_RUN)
+);
+
+// ---- the condition field's bits in its first word and the next (big-endian bit numbers:
+// PHV bit k of a word is its bit 63 - k) ----
+wire [5:0] cond_bit = cfg_cond_off[5:0];
+wire [6:0] cond_end = {1'b0, cond_bit} + cfg_cond_width;	// 1 .. 127
+wire [63:0] cond_lo_mask = {64{1'b1}} >> cond_bit & ~({64{1'b1}} >> cond_end);
+wire [63:0] cond_hi_mask = ~({64{1'b1}} >> (cond_end - 7'd64));
+wire cond_crosses = cond_end > 7'd64;
+
+// the row's action id within the action memory, or none
+task choose(input some, input [15:0] id, input [DATA_W-1:0] data);
+begin
+	act_some <= some && {16'd0, id} < ACTIONS;
+	act_id <= id[AB-1:0];
+	act_data <= data;
+	state <= S_ROW;
+end
+endtask
+
+reg [15:0] nx;
+always @(*) begin
+	case (cfg_next_mode)
+	NEXT_ACTION: nx = ran ? act_next : cfg_next_miss;
+	NEXT_COND:   nx = cond ? cfg_next_hit : cfg_next_miss;
+	default:     nx = m_hit ? cfg_next_hit : cfg_next_miss;
+	endcase
+end
+
+always @(posedge clk) begin
+	case (state)
+	S_IN:
+		if (in_word) begin
+			if (addr == 0) begin
+				m_next <= s_next;
+				m_hit <= 1'b0;
+				m_extern <= 1'b0;
+			end
+			addr <= addr + 1'b1;
+			if (&addr) begin
+				if (m_next != cfg_table)	// not this table's: out as it came
+					state <= S_OUT;
+				else if (cfg_kind == KIND_KEYLESS)
+					choose(cfg_default_valid, cfg_default_action, cfg_default_data);
+				else
+					state <= S_LOOK;
+			end
+		end
+	S_LOOK:
+		if (start_ready)
+			state <= S_MATCH;
+	S_MATCH:
+		if (mt_valid) begin
+			m_hit <= mt_hit;
+			if (mt_hit)
+				choose(1'b1, mt_action, mt_data);
+			else
+				choose(cfg_default_valid, cfg_default_action, cfg_default_data);
+		end
+	S_ROW: begin	// the action memory's record is read
+		ran <= act_some && act_listed;
+		exited <= 1'b0;
+		state <= act_some && act_listed ? S_ACT : S_NEXT;
+		if (cfg_next_mode == NEXT_COND && !(act_some && act_listed)) begin
+			addr <= cfg_cond_off[PA+2:6];
+			state <= S_COND;
+		end
+	end
+	S_ACT:
+		if (au_ready)
+			state <= S_RUN;
+	S_RUN:
+		if (au_valid) begin
+			exited <= au_exit;
+			m_extern <= au_extern;
+			state <= S_NEXT;
+			if (cfg_next_mode == NEXT_COND && !au_exit) begin
+				addr <= cfg_cond_off[PA+2:6];
+				state <= S_COND;
+			end
+		end
+	S_COND: begin
+		cond <= |(phv_word & cond_lo_mask);
+		addr <= addr + 1'b1;
+		state <= cond_crosses ? S_COND_HI : S_NEXT;
+	end
+	S_COND_HI: begin
+		cond <= cond || |(phv_word & cond_hi_mask);
+		state <= S_NEXT;
+	end
+	S_NEXT: begin
+		m_next <= (exited || nx <= cfg_table) ? END : nx;
+		addr <= 0;
+		state <= S_OUT;
+	end
+	default:	// S_OUT
+		if (m_ready) begin
+			addr <= addr + 1'b1;
+			if (&addr)
+				state <= S_IN;
+		end
+	endcase
+	if (rst) begin
+		state <= S_IN;
+		addr <= 0;
+	end
+end
+
+endmodule
+
+`resetall

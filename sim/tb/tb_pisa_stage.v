@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: Apache-2.0
+// tb_pisa_stage: one table applied to PHVs by pisa_stage (lookup, action, next table) against
+// tests/stage/gen_stage_vectors (STAGE_VECTORS, its header gives the format): pisa-model's
+// model_run_tables on images of one table, in sections that each configure the stage anew (an
+// exact, a ternary or a keyless table with each next mode): the action memory, the
+// instructions and every row are written, then the PHVs go in, a word at a time with random
+// idle clocks, and every word out, its next table, hit and extern flags must be the model's.
+// The sink is randomly not ready a quarter of the time; a held output must not change. With
+// +fast the source and the sink never wait, for the clocks a PHV takes (the PASSED line's
+// clocks a PHV: from a section's first word in to its last word out, over its PHVs). Prints
+// PASSED TB_NAME (N PHVs, ... clocks) or FAILED.
+`default_nettype none
+
+`ifndef TB_NAME
+`define TB_NAME "tb_pisa_stage"
+`endif
+`ifndef STAGE_VECTORS
+`define STAGE_VECTORS "build/sim/stage/pisa_stage.hex"
+`endif
+`ifndef PHV_BYTES
+`define PHV_BYTES 256
+`endif
+`ifndef FIELDS
+`define FIELDS 8
+`endif
+`ifndef KEY_BYTES
+`define KEY_BYTES 8
+`endif
+`ifndef WAYS
+`define WAYS 2
+`endif
+`ifndef WAY_BITS
+`define WAY_BITS 6
+`endif
+`ifndef ENTRIES
+`define ENTRIES 32
+`endif
+`ifndef DATA_BYTES
+`define DATA_BYTES 8
+`endif
+`ifndef ACTIONS
+`define ACTIONS 16
+`endif
+`ifndef IA
+`define IA 8
+`endif
+`ifndef CHUNK_BITS
+`define CHUNK_BITS 8
+`endif
+
+module tb_pisa_stage;
+
+localparam PHV_BYTES = `PHV_BYTES, FIELDS = `FIELDS, KEY_BYTES = `KEY_BYTES, WAYS = `WAYS,
+	WAY_BITS = `WAY_BITS, ENTRIES = `ENTRIES, DATA_BYTES = `DATA_BYTES, ACTIONS = `ACTIONS,
+	IA = `IA, CHUNK_BITS = `CHUNK_BITS;
+localparam PA = $clog2(PHV_BYTES), FI_W = $clog2(FIELDS + 1), AB = $clog2(ACTIONS);
+localparam WAY_W = WAYS > 1 ? $clog2(WAYS) : 1, IDX_W = $clog2(ENTRIES);
+localparam NB_W = $clog2(KEY_BYTES + 1);
+localparam WORDS = PHV_BYTES / 8, MAX_CASES = 1024;
+
+reg clk = 1'b0;
+always #5 clk = !clk;
+reg rst = 1'b1;
+
+reg [15:0] cfg_table = 0, cfg_next_hit = 0, cfg_next_miss = 0, cfg_default_action = 0;
+reg [1:0] cfg_kind = 0, cfg_next_mode = 0;
+reg [FI_W-1:0] cfg_nfields = 0;
+reg [16*FIELDS-1:0] cfg_off = 0;
+reg [7*FIELDS-1:0] cfg_width = 0;
+reg [PA+2:0] cfg_cond_off = 0;
+reg [6:0] cfg_cond_width = 0;
+reg cfg_default_valid = 1'b0;
+reg [8*DATA_BYTES-1:0] cfg_default_data = 0;
+reg [AB-1:0] w_act_id = 0;
+reg w_act_listed = 1'b0, w_act_valid = 1'b0, w_insn_valid = 1'b0;
+reg [IA-1:0] w_act_insn = 0, w_insn_addr = 0;
+reg [15:0] w_act_ninsns = 0, w_act_next = 0;
+reg [255:0] w_insn_data = 0;
+reg [WAY_W-1:0] we_way = 0;
+reg [WAY_BITS-1:0] we_bucket = 0;
+reg [IDX_W-1:0] wt_index = 0;
+reg [NB_W-1:0] wt_nbytes = 0;
+reg w_row_valid = 1'b0;
+reg [15:0] w_action = 16'd0;
+reg [8*KEY_BYTES-1:0] w_key = 0, w_mask = 0;
+reg [8*DATA_BYTES-1:0] w_data = 0;
+reg we_valid = 1'b0, wt_valid = 1'b0;
+wire we_ready, wt_ready;
+reg [15:0] s_next = 0;
+reg [63:0] s_data = 0;
+reg s_valid = 1'b0;
+wire s_ready;
+wire [15:0] m_next;
+wire m_hit, m_extern, m_valid;
+wire [63:0] m_data;
+reg m_ready = 1'b1;
+
+pisa_stage #(.PHV_BYTES(PHV_BYTES), .FIELDS(FIELDS), .KEY_BYTES(KEY_BYTES), .WAYS(WAYS),
+	.WAY_BITS(WAY_BITS), .ENTRIES(ENTRIES), .CHUNK_BITS(CHUNK_BITS), .DATA_BYTES(DATA_BYTES),
+	.ACTIONS(ACTIONS), .IA(IA)) dut (
+	.clk(clk), .rst(rst),
+	.cfg_table(cfg_table), .cfg_kind(cfg_kind), .cfg_nfields(cfg_nfields), .cfg_off(cfg_off),
+	.cfg_width(cfg_width), .cfg_next_mode(cfg_next_mode), .cfg_next_hit(cfg_next_hit),
+	.cfg_next_miss(cfg_next_miss), .cfg_cond_off(cfg_cond_off),
+	.cfg_cond_width(cfg_cond_width), .cfg_default_valid(cfg_default_valid),
+	.cfg_default_action(cfg_default_action), .cfg_default_data(cfg_default_data),
+	.w_act_id(w_act_id), .w_act_listed(w_act_listed), .w_act_insn(w_act_insn),
+	.w_act_ninsns(w_act_ninsns), .w_act_next(w_act_next), .w_act_valid(w_act_valid),
+	.w_insn_addr(w_insn_addr), .w_insn_data(w_insn_data), .w_insn_valid(w_insn_valid),
+	.we_way(we_way), .we_bucket(we_bucket), .we_row_valid(w_row_valid), .we_action(w_action),
+	.we_key(w_key), .we_data(w_data), .we_valid(we_valid), .we_ready(we_ready),
+	.wt_index(wt_index), .wt_nbytes(wt_nbytes), .wt_row_valid(w_row_valid),
+	.wt_action(w_action), .wt_value(w_key), .wt_mask(w_mask), .wt_data(w_data),
+	.wt_valid(wt_valid), .wt_ready(wt_ready),
+	.s_next(s_next), .s_data(s_data), .s_valid(s_valid), .s_ready(s_ready),
+	.m_next(m_next), .m_hit(m_hit), .m_extern(m_extern), .m_data(m_data), .m_valid(m_valid),
+	.m_ready(m_ready)
+);
+
+// ---- what each PHV must leave as: its words, and {next, hit, extern} ----
+reg [63:0] exp_word [0:MAX_CASES*WORDS-1];
+reg [17:0] exp_flags [0:MAX_CASES-1];
+integer q_in = 0, q_out = 0, w_out = 0, seed = 32'h73746167;
+integer hits = 0, ended = 0, passed = 0, externs = 0;
+reg fast;
+initial fast = $test$plusargs("fast");
+
+// fail, the held-output check, drain
+`define TB_RESULT {m_next, m_hit, m_extern, m_data}
+`include "tb_stage_check.vh"
+`include "tb_stage_rows.vh"
+
+always @(posedge clk) begin
+	if (m_valid && m_ready) begin
+		if (q_out >= q_in) begin
+			fail("a word out without a PHV in");
+		end else begin
+			if (m_data !== exp_word[q_out * WORDS + w_out] ||
+			    {m_next, m_hit, m_extern} !== exp_flags[q_out]) begin
+				errors = errors + 1;
+				if (errors <= 10)
+					$display("%0t: PHV %0d word %0d: got %h next %h hit %0d extern %0d, want %h next %h hit %0d extern %0d",
+						$time, q_out, w_out, m_data, m_next, m_hit, m_extern,
+						exp_word[q_out * WORDS + w_out], exp_flags[q_out][17:2],
+						exp_flags[q_out][1], exp_flags[q_out][0]);
+			end
+			w_out = w_out + 1;
+			if (w_out == WORDS) begin
+				hits = hits + m_hit;
+				ended = ended + (m_next == 16'hFFFF);
+				externs = externs + m_extern;
+				w_out = 0;
+				q_out = q_out + 1;
+			end
+		end
+	end
+	m_ready <= fast || ($random(seed) & 3) != 0;
+end
+
+initial begin
+	#100000000;
+	$display("FAILED %s: still running after 10,000,000 clocks (%0d of %0d PHVs out)",
+		`TB_NAME, q_out, q_in);
+	$finish;
+end
+
+integer fd, r, i, k, n, s, nsections, ncases, c, t0, t1, busy = 0, total = 0;
+reg [63:0] v [0:6];
+reg [63:0] x;
+
+task read1;	// the next number of the file into x
+	begin
+		r = $fscanf(fd, "%h", x);
+		if (r != 1) begin
+			$display("FAILED %s: %s ends early or is not hex", `TB_NAME, `STAGE_VECTORS);
+			$finish;
+		end
+	end
+endtask
+
+task read_phv(input integer at);	// PHV_BYTES bytes into exp_word[at ..]
+	begin
+		for (i = 0; i < WORDS; i = i + 1)
+			for (k = 0; k < 8; k = k + 1) begin
+				read1;
+				exp_word[at + i][8 * (7 - k) +: 8] = x[7:0];
+			end
+	end
+endtask
+
+initial begin
+	fd = $fopen(`STAGE_VECTORS, "r");
+	if (fd == 0) begin
+		$display("FAILED %s: cannot open %s", `TB_NAME, `STAGE_VECTORS);
+		$finish;
+	end
+	repeat (3) @(posedge clk);
+	rst <= 1'b0;
+	t0 = $time;
+	read1;
+	nsections = x;
+	for (s = 0; s < nsections; s = s + 1) begin
+		// the table (the stage is idle: every PHV of the last section is out)
+		for (i = 0; i < 7; i = i + 1) begin
+			read1;
+			v[i] = x;
+		end
+		cfg_table = v[0][15:0];
+		cfg_kind = v[1][1:0];
+		cfg_next_mode = v[2][1:0];
+		cfg_next_hit = v[3][15:0];
+		cfg_next_miss = v[4][15:0];
+		cfg_cond_off = v[5][PA+2:0];
+		cfg_cond_width = v[6][6:0];
+		read1;
+		n = x;
+		cfg_nfields = x[FI_W-1:0];
+		cfg_off = 0;
+		cfg_width = 0;
+		for (i = 0; i < n; i = i + 1) begin
+			read1;
+			cfg_off[16 * i +: 16] = x[15:0];
+			read1;
+			cfg_width[7 * i +: 7] = x[6:0];
+		end
+		read1;
+		cfg_default_valid = x[0];
+		read1;
+		cfg_default_action = x[15:0];
+		read1;
+		cfg_default_data = x[8*DATA_BYTES-1:0];
+		// the action memory, then the instructions
+		@(negedge clk);
+		for (n = 0; n < ACTIONS; n = n + 1) begin
+			for (i = 0; i < 4; i = i + 1) begin
+				read1;
+				v[i] = x;
+			end
+			w_act_id = n[AB-1:0];
+			w_act_listed = v[0][0];
+			w_act_insn = v[1][IA-1:0];
+			w_act_ninsns = v[2][15:0];
+			w_act_next = v[3][15:0];
+			w_act_valid = 1'b1;
+			@(negedge clk);
+		end
+		w_act_valid = 1'b0;
+		read1;
+		n = x;
+		for (c = 0; c < n; c = c + 1) begin
+			for (i = 0; i < 5; i = i + 1) begin
+				read1;
+				v[i] = x;
+			end
+			w_insn_addr = v[0][IA-1:0];
+			w_insn_data = {v[1], v[2], v[3], v[4]};
+			w_insn_valid = 1'b1;
+			@(negedge clk);
+		end
+		w_insn_valid = 1'b0;
+		// the rows: every row of the section's table, so none of the last section's is left
+		read1;
+		n = x;
+		for (c = 0; c < n; c = c + 1) begin
+			for (i = 0; i < 6; i = i + 1) begin
+				read1;
+				v[i] = x;
+			end
+			write_exact_row(v[0], v[1], v[2], v[3], v[4], v[5]);
+		end
+		read1;
+		n = x;
+		for (c = 0; c < n; c = c + 1) begin
+			for (i = 0; i < 7; i = i + 1) begin
+				read1;
+				v[i] = x;
+			end
+			write_ternary_row(v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
+		end
+		// the PHVs: each read in full (before and after), then sent a word at a time
+		read1;
+		ncases = x;
+		if (ncases >= MAX_CASES) begin
+			$display("FAILED %s: %0d or more cases in a section", `TB_NAME, MAX_CASES);
+			$finish;
+		end
+		q_in = 0;
+		q_out = 0;
+		t1 = $time;
+		for (c = 0; c < ncases; c = c + 1) begin
+			read1;
+			s_next = x[15:0];
+			read_phv(MAX_CASES * WORDS - WORDS);	// the PHV in, in the last slot
+			for (i = 0; i < 3; i = i + 1) begin
+				read1;
+				v[i] = x;
+			end
+			exp_flags[c] = {v[1][15:0], v[0][0], v[2][0]};
+			read_phv(c * WORDS);			// what must leave
+			q_in = q_in + 1;
+			passed = passed + (s_next != cfg_table);
+			for (n = 0; n < WORDS; n = n + 1) begin
+				@(negedge clk);
+				s_data = exp_word[MAX_CASES * WORDS - WORDS + n];
+				s_valid = 1'b1;
+				while (!s_ready)
+					@(negedge clk);
+				@(posedge clk);
+				#1 s_valid = 1'b0;
+				s_data = 64'bx;
+				if (!fast && ($random(seed) & 7) == 0)
+					repeat ($random(seed) & 3) @(negedge clk);
+			end
+		end
+		n = 0;
+		while (q_out < q_in && n < 100000) begin
+			@(posedge clk);
+			n = n + 1;
+		end
+		drain;
+		busy = busy + ($time - t1) / 10;
+		total = total + ncases;
+	end
+	$fclose(fd);
+	if (errors == 0)
+		$display("PASSED %s (%0d sections, %0d PHVs: %0d hits, %0d passed through, %0d ended the pass, %0d externs; %0d clocks, %0d.%0d a PHV)",
+			`TB_NAME, nsections, total, hits, passed, ended, externs, ($time - t0) / 10,
+			busy / total, busy * 10 / total % 10);
+	else
+		$display("FAILED %s: %0d errors (see above)", `TB_NAME, errors);
+	$finish;
+end
+
+endmodule
+
+`resetall
