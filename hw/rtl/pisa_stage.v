@@ -23,7 +23,8 @@
 // yet (COPYHDR, the externs: pisa_action_unit's m_extern); direct counters are not kept either.
 // Configuration (cfg_*) holds while a PHV is in the stage; memories and rows are written
 // between PHVs (the exact and ternary units' row ports are pisa_stage_match's).
-// One PHV at a time: in, lookup, action, out; overlapping them is the next step.
+// BANKS PHV memories in a ring: one PHV's words come in, another's lookup and action run and a
+// third's words go out at the same time (BANKS = 3); PHVs leave in the order they came.
 // Stream contract as everywhere in hw/: a word moves when valid && ready at a rising edge.
 `default_nettype none
 
@@ -39,13 +40,15 @@ module pisa_stage #(
 	parameter DATA_BYTES = 8,		// action data per row
 	parameter ACTIONS = 16,			// action memory: ids 0 .. ACTIONS - 1, a power of 2
 	parameter IA = 8,			// instruction memory address bits
+	parameter BANKS = 3,			// PHV memories, 1 .. 4
 	parameter PA = $clog2(PHV_BYTES),				// (derived)
 	parameter PW = PA - 3,						// (derived)
 	parameter FI_W = $clog2(FIELDS + 1),				// (derived)
 	parameter WAY_W = WAYS > 1 ? $clog2(WAYS) : 1,			// (derived)
 	parameter IDX_W = $clog2(ENTRIES),				// (derived)
 	parameter NB_W = $clog2(KEY_BYTES + 1),				// (derived)
-	parameter AB = $clog2(ACTIONS)					// (derived)
+	parameter AB = $clog2(ACTIONS),					// (derived)
+	parameter BI = BANKS > 1 ? $clog2(BANKS) : 1			// (derived)
 ) (
 	input  wire                    clk,
 	input  wire                    rst,
@@ -97,9 +100,9 @@ module pisa_stage #(
 	input  wire                    s_valid,
 	output wire                    s_ready,
 
-	output reg  [15:0]             m_next,
-	output reg                     m_hit,
-	output reg                     m_extern,
+	output wire [15:0]             m_next,
+	output wire                    m_hit,
+	output wire                    m_extern,
 	output wire [63:0]             m_data,
 	output wire                    m_valid,
 	input  wire                    m_ready
@@ -108,36 +111,63 @@ module pisa_stage #(
 localparam DATA_W = 8 * DATA_BYTES;
 localparam [15:0] END = 16'hFFFF;
 localparam [1:0] KIND_KEYLESS = 2'd2, NEXT_ACTION = 2'd1, NEXT_COND = 2'd2;
-localparam [3:0] S_IN = 4'd0, S_LOOK = 4'd1, S_MATCH = 4'd2, S_ROW = 4'd3, S_ACT = 4'd4,
-	S_RUN = 4'd5, S_COND = 4'd6, S_COND_HI = 4'd7, S_NEXT = 4'd8, S_OUT = 4'd9;
+localparam [3:0] S_IDLE = 4'd0, S_LOOK = 4'd1, S_MATCH = 4'd2, S_ROW = 4'd3, S_ACT = 4'd4,
+	S_RUN = 4'd5, S_DECIDE = 4'd6, S_COND = 4'd7, S_COND_HI = 4'd8, S_FINISH = 4'd9;
 
-reg [3:0] state;
-reg [PW-1:0] addr;		// the word moving in or out, or the condition's
+// ---- the PHV memories: a ring of banks that the input fills, the work (lookup, action,
+// condition) then changes and the output empties, each in turn; per bank the PHV's next table,
+// then its hit and extern flags ----
+reg [BI-1:0] in_bank, work_bank, out_bank;
+localparam [31:0] LAST_BANK = BANKS - 1;
+function [BI-1:0] next_bank(input [BI-1:0] b);
+	next_bank = {{32-BI{1'b0}}, b} == LAST_BANK ? {BI{1'b0}} : b + 1'b1;
+endfunction
+reg [PW-1:0] in_addr, out_addr, cond_addr;
+reg [BANKS-1:0] full, done;		// a PHV in the bank; its work done
+reg [16*BANKS-1:0] bank_next;
+reg [BANKS-1:0] bank_hit, bank_extern;
+
+reg [3:0] state;			// the work's
 reg [AB-1:0] act_id;		// the action memory's read address
 reg act_some;			// a valid row chose an action id below ACTIONS
 reg [DATA_W-1:0] act_data;
-reg ran, exited, cond;
+reg hit, ran, exited, ext, cond;
 
-// ---- the PHV: in from s_*, out on m_*; the lookup, the action unit and the condition read it
-// in turn (their address registers through a mux: a LUT RAM, read in the cycle after each sets
-// its address, as from a pisa_ram) ----
+// The work's readers (the key gatherer, the action unit, the condition) take turns on the
+// work bank's read port, their address registers through a mux: a LUT RAM, read in the cycle
+// after each sets its address, as from a pisa_ram. The output reads the other banks.
 wire [PA-1:0] match_raddr;
 wire [PW-1:0] au_raddr, au_waddr;
-wire [63:0] au_wdata, phv_word;
+wire [63:0] au_wdata;
 wire au_we;
 wire in_word = s_valid && s_ready;
+wire out_word = m_valid && m_ready;
+wire working = state != S_IDLE;
 wire looking = state == S_LOOK || state == S_MATCH;
 wire acting = state == S_ACT || state == S_RUN;
-wire [PW-1:0] phv_raddr = looking ? match_raddr[PA-1:3] : acting ? au_raddr : addr;
-pisa_ram #(.WIDTH(64), .DEPTH(PHV_BYTES / 8)) u_phv (
-	.clk(clk), .we(in_word || au_we), .waddr(in_word ? addr : au_waddr),
-	.wdata(in_word ? s_data : au_wdata), .raddr(phv_raddr), .rdata(phv_word)
-);
+wire [PW-1:0] work_raddr = looking ? match_raddr[PA-1:3] : acting ? au_raddr : cond_addr;
+wire [64*BANKS-1:0] bank_rdata;
+genvar gb;
+generate for (gb = 0; gb < BANKS; gb = gb + 1) begin : g_bank
+	wire filling = in_bank == gb;
+	wire worked = working && work_bank == gb;
+	pisa_ram #(.WIDTH(64), .DEPTH(PHV_BYTES / 8)) u_phv (
+		.clk(clk), .we(filling && in_word || worked && au_we),
+		.waddr(filling && in_word ? in_addr : au_waddr),
+		.wdata(filling && in_word ? s_data : au_wdata),
+		.raddr(worked ? work_raddr : out_addr), .rdata(bank_rdata[64 * gb +: 64])
+	);
+end endgenerate
+wire [63:0] phv_word = bank_rdata[64 * work_bank +: 64];
 wire [7:0] match_rdata = phv_word[8 * (7 - match_raddr[2:0]) +: 8];
+wire [15:0] work_next = bank_next[16 * work_bank +: 16];
 
-assign s_ready = state == S_IN;
-assign m_valid = state == S_OUT;
-assign m_data = phv_word;
+assign s_ready = !full[in_bank];
+assign m_valid = done[out_bank];
+assign m_data = bank_rdata[64 * out_bank +: 64];
+assign m_next = bank_next[16 * out_bank +: 16];
+assign m_hit = bank_hit[out_bank];
+assign m_extern = bank_extern[out_bank];
 
 // ---- the match ----
 wire start_ready, mt_hit, mt_valid, mt_ternary, mt_too_long;
@@ -214,35 +244,63 @@ always @(*) begin
 	case (cfg_next_mode)
 	NEXT_ACTION: nx = ran ? act_next : cfg_next_miss;
 	NEXT_COND:   nx = cond ? cfg_next_hit : cfg_next_miss;
-	default:     nx = m_hit ? cfg_next_hit : cfg_next_miss;
+	default:     nx = hit ? cfg_next_hit : cfg_next_miss;
 	endcase
 end
 
+// the work bank's PHV is done: its next table and flags, and the next bank's turn
+task finish(input [15:0] next, input hit_flag, input extern_flag);
+begin
+	bank_next[16 * work_bank +: 16] <= next;
+	bank_hit[work_bank] <= hit_flag;
+	bank_extern[work_bank] <= extern_flag;
+	done[work_bank] <= 1'b1;
+	work_bank <= next_bank(work_bank);
+	state <= S_IDLE;
+end
+endtask
+
 always @(posedge clk) begin
+	// the input
+	if (in_word) begin
+		if (in_addr == 0)
+			bank_next[16 * in_bank +: 16] <= s_next;
+		in_addr <= in_addr + 1'b1;
+		if (&in_addr) begin
+			full[in_bank] <= 1'b1;
+			in_bank <= next_bank(in_bank);
+		end
+	end
+	// the output
+	if (out_word) begin
+		out_addr <= out_addr + 1'b1;
+		if (&out_addr) begin
+			full[out_bank] <= 1'b0;
+			done[out_bank] <= 1'b0;
+			out_bank <= next_bank(out_bank);
+		end
+	end
+	// the work
 	case (state)
-	S_IN:
-		if (in_word) begin
-			if (addr == 0) begin
-				m_next <= s_next;
-				m_hit <= 1'b0;
-				m_extern <= 1'b0;
-			end
-			addr <= addr + 1'b1;
-			if (&addr) begin
-				if (m_next != cfg_table)	// not this table's: out as it came
-					state <= S_OUT;
-				else if (cfg_kind == KIND_KEYLESS)
-					choose(cfg_default_valid, cfg_default_action, cfg_default_data);
-				else
-					state <= S_LOOK;
-			end
+	S_IDLE:
+		if (full[work_bank] && !done[work_bank]) begin
+			hit <= 1'b0;
+			ran <= 1'b0;
+			exited <= 1'b0;
+			ext <= 1'b0;
+			if (work_next != cfg_table)	// not this table's: out as it came
+				finish(work_next, 1'b0, 1'b0);
+			else if (cfg_kind == KIND_KEYLESS)
+				choose(cfg_default_valid, cfg_default_action, cfg_default_data);
+			else
+				state <= S_LOOK;
 		end
 	S_LOOK:
 		if (start_ready)
 			state <= S_MATCH;
 	S_MATCH:
 		if (mt_valid) begin
-			m_hit <= mt_hit;
+			hit <= mt_hit;
 			if (mt_hit)
 				choose(1'b1, mt_action, mt_data);
 			else
@@ -250,12 +308,7 @@ always @(posedge clk) begin
 		end
 	S_ROW: begin	// the action memory's record is read
 		ran <= act_some && act_listed;
-		exited <= 1'b0;
-		state <= act_some && act_listed ? S_ACT : S_NEXT;
-		if (cfg_next_mode == NEXT_COND && !(act_some && act_listed)) begin
-			addr <= cfg_cond_off[PA+2:6];
-			state <= S_COND;
-		end
+		state <= act_some && act_listed ? S_ACT : S_DECIDE;
 	end
 	S_ACT:
 		if (au_ready)
@@ -263,37 +316,34 @@ always @(posedge clk) begin
 	S_RUN:
 		if (au_valid) begin
 			exited <= au_exit;
-			m_extern <= au_extern;
-			state <= S_NEXT;
-			if (cfg_next_mode == NEXT_COND && !au_exit) begin
-				addr <= cfg_cond_off[PA+2:6];
-				state <= S_COND;
-			end
+			ext <= au_extern;
+			state <= S_DECIDE;
 		end
+	S_DECIDE: begin	// the condition read (after the action), or none to read
+		cond_addr <= cfg_cond_off[PA+2:6];
+		state <= cfg_next_mode == NEXT_COND && !exited ? S_COND : S_FINISH;
+	end
 	S_COND: begin
 		cond <= |(phv_word & cond_lo_mask);
-		addr <= addr + 1'b1;
-		state <= cond_crosses ? S_COND_HI : S_NEXT;
+		cond_addr <= cond_addr + 1'b1;
+		state <= cond_crosses ? S_COND_HI : S_FINISH;
 	end
 	S_COND_HI: begin
 		cond <= cond || |(phv_word & cond_hi_mask);
-		state <= S_NEXT;
+		state <= S_FINISH;
 	end
-	S_NEXT: begin
-		m_next <= (exited || nx <= cfg_table) ? END : nx;
-		addr <= 0;
-		state <= S_OUT;
-	end
-	default:	// S_OUT
-		if (m_ready) begin
-			addr <= addr + 1'b1;
-			if (&addr)
-				state <= S_IN;
-		end
+	default:	// S_FINISH
+		finish((exited || nx <= cfg_table) ? END : nx, hit, ext);
 	endcase
 	if (rst) begin
-		state <= S_IN;
-		addr <= 0;
+		state <= S_IDLE;
+		in_bank <= 0;
+		work_bank <= 0;
+		out_bank <= 0;
+		in_addr <= 0;
+		out_addr <= 0;
+		full <= 0;
+		done <= 0;
 	end
 end
 

@@ -47,12 +47,15 @@
 `ifndef CHUNK_BITS
 `define CHUNK_BITS 8
 `endif
+`ifndef BANKS
+`define BANKS 3
+`endif
 
 module tb_pisa_stage;
 
 localparam PHV_BYTES = `PHV_BYTES, FIELDS = `FIELDS, KEY_BYTES = `KEY_BYTES, WAYS = `WAYS,
 	WAY_BITS = `WAY_BITS, ENTRIES = `ENTRIES, DATA_BYTES = `DATA_BYTES, ACTIONS = `ACTIONS,
-	IA = `IA, CHUNK_BITS = `CHUNK_BITS;
+	IA = `IA, CHUNK_BITS = `CHUNK_BITS, BANKS = `BANKS;
 localparam PA = $clog2(PHV_BYTES), FI_W = $clog2(FIELDS + 1), AB = $clog2(ACTIONS);
 localparam WAY_W = WAYS > 1 ? $clog2(WAYS) : 1, IDX_W = $clog2(ENTRIES);
 localparam NB_W = $clog2(KEY_BYTES + 1);
@@ -97,7 +100,7 @@ reg m_ready = 1'b1;
 
 pisa_stage #(.PHV_BYTES(PHV_BYTES), .FIELDS(FIELDS), .KEY_BYTES(KEY_BYTES), .WAYS(WAYS),
 	.WAY_BITS(WAY_BITS), .ENTRIES(ENTRIES), .CHUNK_BITS(CHUNK_BITS), .DATA_BYTES(DATA_BYTES),
-	.ACTIONS(ACTIONS), .IA(IA)) dut (
+	.ACTIONS(ACTIONS), .IA(IA), .BANKS(BANKS)) dut (
 	.clk(clk), .rst(rst),
 	.cfg_table(cfg_table), .cfg_kind(cfg_kind), .cfg_nfields(cfg_nfields), .cfg_off(cfg_off),
 	.cfg_width(cfg_width), .cfg_next_mode(cfg_next_mode), .cfg_next_hit(cfg_next_hit),
