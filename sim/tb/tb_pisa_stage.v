@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// tb_pisa_stage: one table applied to PHVs by pisa_stage (lookup, action, next table) against
+// tb_pisa_stage: tables applied to PHVs by pisa_stage (lookup, action, next table) against
 // tests/stage/gen_stage_vectors (STAGE_VECTORS, its header gives the format): pisa-model's
 // model_run_tables on images of one table, in sections that each configure the stage anew (an
-// exact, a ternary or a keyless table with each next mode): the action memory, the
-// instructions and every row are written, then the PHVs go in, a word at a time with random
-// idle clocks, and every word out, its next table, hit and extern flags must be the model's.
+// exact, a ternary or a keyless table with each next mode), or with STAGES > 1 on images of
+// STAGES tables, table i on the i-th of STAGES stages in a row (the generator's --chain
+// format). Per section the action memories, instructions and every row are written, then the
+// PHVs go in, a word at a time with random idle clocks, and every word out and its next table
+// (one stage: also its hit and extern flags) must be the model's.
 // The sink is randomly not ready a quarter of the time; a held output must not change. With
 // +fast the source and the sink never wait, for the clocks a PHV takes (the PASSED line's
 // clocks a PHV: from a section's first word in to its last word out, over its PHVs). Prints
@@ -50,12 +52,15 @@
 `ifndef BANKS
 `define BANKS 3
 `endif
+`ifndef STAGES
+`define STAGES 1
+`endif
 
 module tb_pisa_stage;
 
 localparam PHV_BYTES = `PHV_BYTES, FIELDS = `FIELDS, KEY_BYTES = `KEY_BYTES, WAYS = `WAYS,
 	WAY_BITS = `WAY_BITS, ENTRIES = `ENTRIES, DATA_BYTES = `DATA_BYTES, ACTIONS = `ACTIONS,
-	IA = `IA, CHUNK_BITS = `CHUNK_BITS, BANKS = `BANKS;
+	IA = `IA, CHUNK_BITS = `CHUNK_BITS, BANKS = `BANKS, STAGES = `STAGES;
 localparam PA = $clog2(PHV_BYTES), FI_W = $clog2(FIELDS + 1), AB = $clog2(ACTIONS);
 localparam WAY_W = WAYS > 1 ? $clog2(WAYS) : 1, IDX_W = $clog2(ENTRIES);
 localparam NB_W = $clog2(KEY_BYTES + 1);
@@ -65,6 +70,8 @@ reg clk = 1'b0;
 always #5 clk = !clk;
 reg rst = 1'b1;
 
+// a stage's configuration as read (then kept per stage below), its memories' and rows' write
+// ports (shared: the stage cur takes the writes)
 reg [15:0] cfg_table = 0, cfg_next_hit = 0, cfg_next_miss = 0, cfg_default_action = 0;
 reg [1:0] cfg_kind = 0, cfg_next_mode = 0;
 reg [FI_W-1:0] cfg_nfields = 0;
@@ -74,6 +81,7 @@ reg [PA+2:0] cfg_cond_off = 0;
 reg [6:0] cfg_cond_width = 0;
 reg cfg_default_valid = 1'b0;
 reg [8*DATA_BYTES-1:0] cfg_default_data = 0;
+integer cur = 0;
 reg [AB-1:0] w_act_id = 0;
 reg w_act_listed = 1'b0, w_act_valid = 1'b0, w_insn_valid = 1'b0;
 reg [IA-1:0] w_act_insn = 0, w_insn_addr = 0;
@@ -88,7 +96,42 @@ reg [15:0] w_action = 16'd0;
 reg [8*KEY_BYTES-1:0] w_key = 0, w_mask = 0;
 reg [8*DATA_BYTES-1:0] w_data = 0;
 reg we_valid = 1'b0, wt_valid = 1'b0;
-wire we_ready, wt_ready;
+wire [STAGES-1:0] we_ready_s, wt_ready_s;
+wire we_ready = we_ready_s[cur], wt_ready = wt_ready_s[cur];
+
+reg [15:0] table_s [0:STAGES-1], next_hit_s [0:STAGES-1], next_miss_s [0:STAGES-1],
+	default_action_s [0:STAGES-1];
+reg [1:0] kind_s [0:STAGES-1], next_mode_s [0:STAGES-1];
+reg [FI_W-1:0] nfields_s [0:STAGES-1];
+reg [16*FIELDS-1:0] off_s [0:STAGES-1];
+reg [7*FIELDS-1:0] width_s [0:STAGES-1];
+reg [PA+2:0] cond_off_s [0:STAGES-1];
+reg [6:0] cond_width_s [0:STAGES-1];
+reg default_valid_s [0:STAGES-1];
+reg [8*DATA_BYTES-1:0] default_data_s [0:STAGES-1];
+task keep_config(input integer st);
+	begin
+		table_s[st] = cfg_table;
+		kind_s[st] = cfg_kind;
+		nfields_s[st] = cfg_nfields;
+		off_s[st] = cfg_off;
+		width_s[st] = cfg_width;
+		next_mode_s[st] = cfg_next_mode;
+		next_hit_s[st] = cfg_next_hit;
+		next_miss_s[st] = cfg_next_miss;
+		cond_off_s[st] = cfg_cond_off;
+		cond_width_s[st] = cfg_cond_width;
+		default_valid_s[st] = cfg_default_valid;
+		default_action_s[st] = cfg_default_action;
+		default_data_s[st] = cfg_default_data;
+	end
+endtask
+integer st;
+initial
+	for (st = 0; st < STAGES; st = st + 1)
+		keep_config(st);
+
+// the stages in a row: the PHV in at stage 0 (s_*), out of the last (m_*)
 reg [15:0] s_next = 0;
 reg [63:0] s_data = 0;
 reg s_valid = 1'b0;
@@ -97,28 +140,47 @@ wire [15:0] m_next;
 wire m_hit, m_extern, m_valid;
 wire [63:0] m_data;
 reg m_ready = 1'b1;
-
-pisa_stage #(.PHV_BYTES(PHV_BYTES), .FIELDS(FIELDS), .KEY_BYTES(KEY_BYTES), .WAYS(WAYS),
-	.WAY_BITS(WAY_BITS), .ENTRIES(ENTRIES), .CHUNK_BITS(CHUNK_BITS), .DATA_BYTES(DATA_BYTES),
-	.ACTIONS(ACTIONS), .IA(IA), .BANKS(BANKS)) dut (
-	.clk(clk), .rst(rst),
-	.cfg_table(cfg_table), .cfg_kind(cfg_kind), .cfg_nfields(cfg_nfields), .cfg_off(cfg_off),
-	.cfg_width(cfg_width), .cfg_next_mode(cfg_next_mode), .cfg_next_hit(cfg_next_hit),
-	.cfg_next_miss(cfg_next_miss), .cfg_cond_off(cfg_cond_off),
-	.cfg_cond_width(cfg_cond_width), .cfg_default_valid(cfg_default_valid),
-	.cfg_default_action(cfg_default_action), .cfg_default_data(cfg_default_data),
-	.w_act_id(w_act_id), .w_act_listed(w_act_listed), .w_act_insn(w_act_insn),
-	.w_act_ninsns(w_act_ninsns), .w_act_next(w_act_next), .w_act_valid(w_act_valid),
-	.w_insn_addr(w_insn_addr), .w_insn_data(w_insn_data), .w_insn_valid(w_insn_valid),
-	.we_way(we_way), .we_bucket(we_bucket), .we_row_valid(w_row_valid), .we_action(w_action),
-	.we_key(w_key), .we_data(w_data), .we_valid(we_valid), .we_ready(we_ready),
-	.wt_index(wt_index), .wt_nbytes(wt_nbytes), .wt_row_valid(w_row_valid),
-	.wt_action(w_action), .wt_value(w_key), .wt_mask(w_mask), .wt_data(w_data),
-	.wt_valid(wt_valid), .wt_ready(wt_ready),
-	.s_next(s_next), .s_data(s_data), .s_valid(s_valid), .s_ready(s_ready),
-	.m_next(m_next), .m_hit(m_hit), .m_extern(m_extern), .m_data(m_data), .m_valid(m_valid),
-	.m_ready(m_ready)
-);
+wire [15:0] next_c [0:STAGES];
+wire [63:0] data_c [0:STAGES];
+wire valid_c [0:STAGES], ready_c [0:STAGES], hit_c [0:STAGES], extern_c [0:STAGES];
+assign next_c[0] = s_next;
+assign data_c[0] = s_data;
+assign valid_c[0] = s_valid;
+assign s_ready = ready_c[0];
+assign m_next = next_c[STAGES];
+assign m_data = data_c[STAGES];
+assign m_valid = valid_c[STAGES];
+assign ready_c[STAGES] = m_ready;
+assign m_hit = hit_c[STAGES];
+assign m_extern = extern_c[STAGES];
+genvar g;
+generate for (g = 0; g < STAGES; g = g + 1) begin : g_stage
+	pisa_stage #(.PHV_BYTES(PHV_BYTES), .FIELDS(FIELDS), .KEY_BYTES(KEY_BYTES), .WAYS(WAYS),
+		.WAY_BITS(WAY_BITS), .ENTRIES(ENTRIES), .CHUNK_BITS(CHUNK_BITS),
+		.DATA_BYTES(DATA_BYTES), .ACTIONS(ACTIONS), .IA(IA), .BANKS(BANKS)) dut (
+		.clk(clk), .rst(rst),
+		.cfg_table(table_s[g]), .cfg_kind(kind_s[g]), .cfg_nfields(nfields_s[g]),
+		.cfg_off(off_s[g]), .cfg_width(width_s[g]), .cfg_next_mode(next_mode_s[g]),
+		.cfg_next_hit(next_hit_s[g]), .cfg_next_miss(next_miss_s[g]),
+		.cfg_cond_off(cond_off_s[g]), .cfg_cond_width(cond_width_s[g]),
+		.cfg_default_valid(default_valid_s[g]), .cfg_default_action(default_action_s[g]),
+		.cfg_default_data(default_data_s[g]),
+		.w_act_id(w_act_id), .w_act_listed(w_act_listed), .w_act_insn(w_act_insn),
+		.w_act_ninsns(w_act_ninsns), .w_act_next(w_act_next),
+		.w_act_valid(w_act_valid && cur == g),
+		.w_insn_addr(w_insn_addr), .w_insn_data(w_insn_data),
+		.w_insn_valid(w_insn_valid && cur == g),
+		.we_way(we_way), .we_bucket(we_bucket), .we_row_valid(w_row_valid),
+		.we_action(w_action), .we_key(w_key), .we_data(w_data),
+		.we_valid(we_valid && cur == g), .we_ready(we_ready_s[g]),
+		.wt_index(wt_index), .wt_nbytes(wt_nbytes), .wt_row_valid(w_row_valid),
+		.wt_action(w_action), .wt_value(w_key), .wt_mask(w_mask), .wt_data(w_data),
+		.wt_valid(wt_valid && cur == g), .wt_ready(wt_ready_s[g]),
+		.s_next(next_c[g]), .s_data(data_c[g]), .s_valid(valid_c[g]), .s_ready(ready_c[g]),
+		.m_next(next_c[g + 1]), .m_hit(hit_c[g + 1]), .m_extern(extern_c[g + 1]),
+		.m_data(data_c[g + 1]), .m_valid(valid_c[g + 1]), .m_ready(ready_c[g + 1])
+	);
+end endgenerate
 
 // ---- what each PHV must leave as: its words, and {next, hit, extern} ----
 reg [63:0] exp_word [0:MAX_CASES*WORDS-1];
@@ -139,7 +201,8 @@ always @(posedge clk) begin
 			fail("a word out without a PHV in");
 		end else begin
 			if (m_data !== exp_word[q_out * WORDS + w_out] ||
-			    {m_next, m_hit, m_extern} !== exp_flags[q_out]) begin
+			    m_next !== exp_flags[q_out][17:2] ||
+			    STAGES == 1 && {m_hit, m_extern} !== exp_flags[q_out][1:0]) begin
 				errors = errors + 1;
 				if (errors <= 10)
 					$display("%0t: PHV %0d word %0d: got %h next %h hit %0d extern %0d, want %h next %h hit %0d extern %0d",
@@ -191,19 +254,11 @@ task read_phv(input integer at);	// PHV_BYTES bytes into exp_word[at ..]
 	end
 endtask
 
-initial begin
-	fd = $fopen(`STAGE_VECTORS, "r");
-	if (fd == 0) begin
-		$display("FAILED %s: cannot open %s", `TB_NAME, `STAGE_VECTORS);
-		$finish;
-	end
-	repeat (3) @(posedge clk);
-	rst <= 1'b0;
-	t0 = $time;
-	read1;
-	nsections = x;
-	for (s = 0; s < nsections; s = s + 1) begin
-		// the table (the stage is idle: every PHV of the last section is out)
+// one stage's table (the stages are idle: every PHV of the last section is out): its
+// configuration, action memory, instructions and every row, so none of the last section's is left
+task read_stage(input integer which);
+	begin
+		cur = which;
 		for (i = 0; i < 7; i = i + 1) begin
 			read1;
 			v[i] = x;
@@ -261,7 +316,7 @@ initial begin
 			@(negedge clk);
 		end
 		w_insn_valid = 1'b0;
-		// the rows: every row of the section's table, so none of the last section's is left
+		// the rows
 		read1;
 		n = x;
 		for (c = 0; c < n; c = c + 1) begin
@@ -280,6 +335,32 @@ initial begin
 			end
 			write_ternary_row(v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
 		end
+		keep_config(which);
+	end
+endtask
+
+initial begin
+	fd = $fopen(`STAGE_VECTORS, "r");
+	if (fd == 0) begin
+		$display("FAILED %s: cannot open %s", `TB_NAME, `STAGE_VECTORS);
+		$finish;
+	end
+	repeat (3) @(posedge clk);
+	rst <= 1'b0;
+	t0 = $time;
+	read1;
+	nsections = x;
+	for (s = 0; s < nsections; s = s + 1) begin
+		if (STAGES > 1) begin
+			read1;
+			if (x != STAGES) begin
+				$display("FAILED %s: a section of %0d stages, not %0d", `TB_NAME, x,
+					STAGES);
+				$finish;
+			end
+		end
+		for (st = 0; st < STAGES; st = st + 1)
+			read_stage(st);
 		// the PHVs: each read in full (before and after), then sent a word at a time
 		read1;
 		ncases = x;
@@ -294,14 +375,19 @@ initial begin
 			read1;
 			s_next = x[15:0];
 			read_phv(MAX_CASES * WORDS - WORDS);	// the PHV in, in the last slot
-			for (i = 0; i < 3; i = i + 1) begin
+			if (STAGES > 1) begin	// the next only
 				read1;
-				v[i] = x;
+				exp_flags[c] = {x[15:0], 2'b00};
+			end else begin		// hit, next, extern
+				for (i = 0; i < 3; i = i + 1) begin
+					read1;
+					v[i] = x;
+				end
+				exp_flags[c] = {v[1][15:0], v[0][0], v[2][0]};
 			end
-			exp_flags[c] = {v[1][15:0], v[0][0], v[2][0]};
 			read_phv(c * WORDS);			// what must leave
 			q_in = q_in + 1;
-			passed = passed + (s_next != cfg_table);
+			passed = passed + (s_next != table_s[0]);
 			for (n = 0; n < WORDS; n = n + 1) begin
 				@(negedge clk);
 				s_data = exp_word[MAX_CASES * WORDS - WORDS + n];
@@ -325,7 +411,11 @@ initial begin
 		total = total + ncases;
 	end
 	$fclose(fd);
-	if (errors == 0)
+	if (errors == 0 && STAGES > 1)
+		$display("PASSED %s (%0d sections of %0d stages, %0d PHVs: %0d entered past the first stage's table, %0d ended the pass; %0d clocks, %0d.%0d a PHV)",
+			`TB_NAME, nsections, STAGES, total, passed, ended, ($time - t0) / 10,
+			busy / total, busy * 10 / total % 10);
+	else if (errors == 0)
 		$display("PASSED %s (%0d sections, %0d PHVs: %0d hits, %0d passed through, %0d ended the pass, %0d externs; %0d clocks, %0d.%0d a PHV)",
 			`TB_NAME, nsections, total, hits, passed, ended, externs, ($time - t0) / 10,
 			busy / total, busy * 10 / total % 10);

@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * gen_stage_vectors: one table of a pisa image applied to PHVs, for the testbench of
- * hw/rtl/pisa_stage.v: the key lookup in an exact (HASH) or ternary (TCAM) table or none
- * (keyless), the action the row or the default row chose run on the PHV, then the next-table
- * decision. The results are pisa-model's: each section is an image built with
+ * gen_stage_vectors: one table of a pisa image (or, --chain, a row of them) applied to PHVs,
+ * for the testbenches of hw/rtl/pisa_stage.v: the key lookup in an exact (HASH) or ternary
+ * (TCAM) table or none (keyless), the action the row or the default row chose run on the PHV,
+ * then the next-table decision. The results are pisa-model's: each section is an image built with
  * tests/model/build.h, its rows written with pisa_model_ops.write_row, and every PHV run
  * through model_run_tables (model/model_table.c). Fixed seed.
  *
- *   gen_stage_vectors OUT PHV_BYTES FIELDS KEY_BYTES WAYS WAY_BITS ENTRIES DATA_BYTES ACTIONS IA
- *                     [CASES]
+ *   gen_stage_vectors [--chain STAGES] OUT PHV_BYTES FIELDS KEY_BYTES WAYS WAY_BITS ENTRIES
+ *                     DATA_BYTES ACTIONS IA [CASES]
+ *
+ * Without --chain: nine sections of one table each (below). With --chain STAGES (2..8): a row
+ * of STAGES pisa_stage instances, stage i configured with table i (the chain mode section at the
+ * end).
  *
  * PHV_BYTES a power of 2, 128..1024; FIELDS 1..8 key fields at most; KEY_BYTES 2..8 (a key has
  * at most 8 * KEY_BYTES - 3 bits); WAYS 1..4 and WAY_BITS 1..12 (the exact table: WAYS <<
@@ -81,6 +85,36 @@
  * matching valid ternary row), the action and the next itself and checks them against the
  * model: the model's trace of the table must be the one those give, and the PHV the model
  * leaves must be model_exec's for that action on the PHV before (with that row's data).
+ *
+ * Chain mode (--chain STAGES): the hardware is STAGES pisa_stage instances in a row, stage i
+ * with cfg_table = i; a PHV enters stage 0 with its next table and leaves the last one.
+ * Output, hex as above:
+ *   nsections (4)
+ *   per section:
+ *     nstages (STAGES)
+ *     per stage i (0 .. STAGES - 1): table i's configuration block, exactly as a section's above
+ *        (from "T kind next_mode ..." with T = i to the ternary rows; the action lines'
+ *        in_table and next are table i's; every stage has the same instruction records)
+ *     ncases             then per case:
+ *       in_next  PHV_BYTES bytes
+ *       out_next  PHV_BYTES bytes after
+ * Each section is one image (headers and actions as above: NA global actions in the 2^IA
+ * instruction memory) with tables 0 .. STAGES - 1 and no dummies, ingress_start 0. Table i:
+ * kind (exact, ternary, keyless) and next mode (HITMISS, ACTION, COND) each drawn uniformly, its
+ * own key, rows, default row (invalid with chance 1/6), COND field and action list (a random
+ * subset of the NA actions, neither empty nor all, random order, each with its own next), all
+ * drawn as above; next_hit, next_miss and its actions' nexts: 1/16 PISA_NEXT_END, 1/16 0 .. i
+ * (they end the pass), 3/16 i + 1 .. STAGES + 1 (some skip stages, some go past the last
+ * table), 11/16 i + 1 (the next stage's table: PHVs go through several tables).
+ * Cases: a random PHV, 3/4 of them with the key fields of a source PHV of a random keyed table
+ * of the section (when there is one); in_next 0 for 3/4, else 1 .. STAGES + 1 or ffff. The
+ * PHV after is the model's: model_run_tables run once with ingress_start = in_next (it reads
+ * it every run). out_next is the generator's: it walks the tables as model_run_tables does (from
+ * in_next while the next is < STAGES and not END: the table's row, action and next as in single
+ * mode, the action run with model_exec on its own copy of the PHV; EXIT or a next <= the table
+ * ends the pass: ffff), and checks that its copy is the model's PHV and its trace lines the
+ * model's trace; out_next is ffff when the pass ended, else the next the walk left with
+ * (STAGES .. STAGES + 1, or in_next itself when that is >= STAGES: it passes every stage).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -96,6 +130,8 @@
 #include "pisa_hwconf.h"
 
 #define SECTIONS 9
+#define CHAIN_SECTIONS 4
+#define MAX_STAGES 8
 #define SOURCES 64		/* PHVs the rows' keys come from */
 #define MAX_ACTIONS 256
 #define MAX_ENTRIES 256
@@ -103,9 +139,9 @@
 #define NEXT_SPAN 20		/* forward nexts: T + 1 .. T + NEXT_SPAN */
 #define NO_ROW 0xFFFFFFFFu
 
-struct act {
-	unsigned n, addr, next;
-	int ext, in_table;
+struct act {		/* a global action: its instructions, where they are */
+	unsigned n, addr;
+	int ext;
 	struct pisa_insn ins[MAX_INSNS];
 };
 
@@ -115,14 +151,33 @@ struct row {
 	uint64_t key, mask, data;	/* mask: ternary rows only */
 };
 
+struct tbl {		/* a table as the generator made it */
+	unsigned t, kind, mode, nrows;
+	struct key k;
+	unsigned list[MAX_ACTIONS], nlist;	/* its actions, in its order (the model's index) */
+	int in[MAX_ACTIONS];			/* per global action: the table lists it */
+	unsigned anext[MAX_ACTIONS];		/* per global action: its next in this table */
+	struct row def, rows[4 << 12];		/* the ternary rows are rows[0 .. ENTRIES - 1] */
+	uint8_t src[SOURCES][MAX_PHV];		/* keyed: the PHVs the rows' keys come from */
+};
+
+struct step {		/* one table applied to a PHV */
+	uint32_t hit_row;	/* NO_ROW on a miss */
+	int hit, exited, cond;
+	const struct act *a;	/* the action that ran, NULL when none */
+	unsigned nx;		/* the next the table chose (before "forward only") */
+};
+
 /* The run's sizes and counts. */
 static unsigned fields, key_bytes, ways, way_bits, entries, nacts, ia;
 static unsigned long ncases = 300;
 static unsigned long hits, ran, externs, n_exit, n_end, n_back, n_fwd, n_pass;
+/* chain mode's counts */
+static unsigned long c_ran[MAX_STAGES + 1], c_tables, c_exit, c_end, c_back, c_past;
 
 static struct act acts[MAX_ACTIONS];
-static unsigned tlist[MAX_ACTIONS], ntlist;	/* the table's actions, in its order */
-static uint8_t src[SOURCES][MAX_PHV];
+static unsigned na, ninsns_total;	/* the image's actions 0 .. na - 1, their instructions */
+static struct tbl tbls[MAX_STAGES];
 
 static int parse(const char *s, unsigned long *v)
 {
@@ -132,8 +187,24 @@ static int parse(const char *s, unsigned long *v)
 	return *s && !*end;
 }
 
-static unsigned draw_next(unsigned t)
+/* A next for table t. Single mode (stages 0): 1/4 END, 1/4 0 .. t, 1/2 t + 1 .. t + NEXT_SPAN.
+ * Chain mode: 1/16 END, 1/16 0 .. t, 3/16 t + 1 .. stages + 1, 11/16 t + 1. */
+static unsigned draw_next(unsigned t, unsigned stages)
 {
+	if (stages) {
+		switch (rnd() % 16) {
+		case 0:
+			return PISA_NEXT_END;
+		case 1:
+			return (unsigned)(rnd() % (t + 1));
+		case 2:
+		case 3:
+		case 4:
+			return t + 1 + (unsigned)(rnd() % (stages + 1 - t));
+		default:
+			return t + 1;
+		}
+	}
 	switch (rnd() % 4) {
 	case 0:
 		return PISA_NEXT_END;
@@ -178,14 +249,14 @@ static void put_phv(FILE *f, const uint8_t *p, unsigned n)
 }
 
 /* COND's field: a third of them in a field an action of the table writes (if one does). */
-static struct pisa_field cond_field(void)
+static struct pisa_field cond_field(const struct tbl *tl)
 {
 	static struct pisa_operand cand[MAX_ACTIONS * MAX_INSNS];
 	unsigned n = 0, i, j, one = rnd() % 2 == 0, w, off;
 
-	for (i = 0; i < ntlist; i++)
-		for (j = 0; j < acts[tlist[i]].n; j++) {
-			const struct pisa_insn *in = &acts[tlist[i]].ins[j];
+	for (i = 0; i < tl->nlist; i++)
+		for (j = 0; j < acts[tl->list[i]].n; j++) {
+			const struct pisa_insn *in = &acts[tl->list[i]].ins[j];
 
 			if (is_alu(in->op) && in->dst.kind == PISA_OPND_PHV)
 				cand[n++] = in->dst;
@@ -203,37 +274,23 @@ static struct pisa_field cond_field(void)
 	return (struct pisa_field){ (uint16_t)off, (uint16_t)w };
 }
 
-/* One section: its image, model, rows and cases. Returns 0 or 1 (a failure, reported). */
-static int section(FILE *f, unsigned s)
+/* A fresh image: PHV_BYTES, the 32 one-byte headers, room for all the actions. */
+static struct pisa_image *new_image(void)
 {
-	unsigned kind = s % 3, mode = s / 3, pb = phv_bits / 8, db = data_bytes;
-	unsigned t, i, w, na, total = 0, start, cap = 1u << ia, nrows, kb = 0, ninsns;
-	static const uint8_t mems[3] = { PISA_MEM_HASH, PISA_MEM_TCAM, PISA_MEM_NONE };
-	static struct row rows[4 << 12];
-	static uint8_t phv[MAX_PHV + MODEL_SLACK], before[MAX_PHV + MODEL_SLACK],
-		alt[MAX_PHV + MODEL_SLACK];
-	struct row def, *trows = rows;
-	struct pisa_image *img;
-	struct pisa_table *tb;
-	struct pisa_model *m = NULL;
-	struct key k = { 0 };
-	int ret = 1, in[MAX_ACTIONS], dvalid, rc;
-	unsigned long c;
-	uint16_t vlen[1] = { 0 };
+	struct pisa_image *img = tb_image((uint16_t)(phv_bits / 8));
+	unsigned i;
 
-	t = 1 + (unsigned)(rnd() % 8);
-	img = tb_image((uint16_t)pb);
 	for (i = 0; i < NHEADERS; i++)
 		tb_header(img, HDR_BYTE + i, 1);
 	img->actions = tb_alloc(MAX_ACTIONS * sizeof(*img->actions));	/* TB_MAX is 64 */
-	for (i = 0; i < t; i++)		/* never run: the pass starts at T */
-		tb_table(img, 0, PISA_MEM_NONE, 0, 0, 0);
-	img->ingress_start = (uint16_t)t;
-	if (kind != 2)
-		k = random_key(fields, key_bytes, pb);
-	kb = k.kb;
+	return img;
+}
 
-	/* the actions, one after another in the instruction memory */
+/* The image's global actions 0 .. na - 1, one after another in the instruction memory. */
+static int make_actions(struct pisa_image *img)
+{
+	unsigned i, total = 0, start, cap = 1u << ia, at;
+
 	na = 2 + (unsigned)(rnd() % (nacts - 1));
 	for (i = 0; i < na; i++) {
 		struct act *a = &acts[i];
@@ -247,89 +304,106 @@ static int section(FILE *f, unsigned s)
 		}
 		total += a->n;
 	}
+	ninsns_total = total;
 	start = (unsigned)(rnd() % (cap - total + 1));
-	for (i = 0, ninsns = start; i < na; ninsns += acts[i].n, i++) {
-		acts[i].addr = ninsns;
-		acts[i].in_table = 0;
-		acts[i].next = 0;
-		if (tb_action(img, acts[i].n, acts[i].ins, 8 * db) != i)
-			goto out;
+	for (i = 0, at = start; i < na; at += acts[i].n, i++) {
+		acts[i].addr = at;
+		if (tb_action(img, acts[i].n, acts[i].ins, 8 * data_bytes) != i)
+			return 1;
 	}
+	return 0;
+}
 
-	/* the table */
-	nrows = kind == 0 ? ways << way_bits : kind == 1 ? entries : 0;
-	if (tb_table(img, 0, mems[kind], nrows, 8 * db, 0) != t)
-		goto out;
+/* Table tl->t of the image (the next it gets from tb_table) of kind tl->kind, next mode
+ * tl->mode and key tl->k, set by the caller: its actions, nexts and COND field (stages as
+ * draw_next's). */
+static int add_table(struct pisa_image *img, struct tbl *tl, unsigned stages)
+{
+	static const uint8_t mems[3] = { PISA_MEM_HASH, PISA_MEM_TCAM, PISA_MEM_NONE };
+	unsigned t = tl->t, i;
+	struct pisa_table *tb;
+
+	tl->nrows = tl->kind == 0 ? ways << way_bits : tl->kind == 1 ? entries : 0;
+	if (tb_table(img, 0, mems[tl->kind], tl->nrows, 8 * data_bytes, 0) != t)
+		return 1;
 	tb = &img->tables[t];
 	tb->actions = tb_alloc(MAX_ACTIONS * sizeof(*tb->actions));	/* tb_table has room for 16 */
-	if (kind == 0)
+	if (tl->kind == 0)
 		tb_hash_geom(img, t, ways, way_bits);
-	for (i = 0; i < k.n; i++)
-		tb_tkey(img, t, k.off[i], k.width[i],
-			kind == 0 ? PISA_MATCH_EXACT : PISA_MATCH_TERNARY);
-	ntlist = 0;
+	for (i = 0; i < tl->k.n; i++)
+		tb_tkey(img, t, tl->k.off[i], tl->k.width[i],
+			tl->kind == 0 ? PISA_MATCH_EXACT : PISA_MATCH_TERNARY);
+	tl->nlist = 0;
 	for (i = 0; i < na; i++) {
-		in[i] = rnd() % 2 == 0;
-		ntlist += (unsigned)in[i];
+		tl->in[i] = rnd() % 2 == 0;
+		tl->nlist += (unsigned)tl->in[i];
+		tl->anext[i] = 0;
 	}
-	if (ntlist == 0)
-		in[rnd() % na] = 1;
-	else if (ntlist == na)
-		in[rnd() % na] = 0;
-	for (i = 0, ntlist = 0; i < na; i++)
-		if (in[i])
-			tlist[ntlist++] = i;
-	for (i = ntlist - 1; i > 0; i--) {	/* the order in the table: the model's index */
-		unsigned j = (unsigned)(rnd() % (i + 1)), x = tlist[i];
+	if (tl->nlist == 0)
+		tl->in[rnd() % na] = 1;
+	else if (tl->nlist == na)
+		tl->in[rnd() % na] = 0;
+	for (i = 0, tl->nlist = 0; i < na; i++)
+		if (tl->in[i])
+			tl->list[tl->nlist++] = i;
+	for (i = tl->nlist - 1; i > 0; i--) {	/* the order in the table: the model's index */
+		unsigned j = (unsigned)(rnd() % (i + 1)), x = tl->list[i];
 
-		tlist[i] = tlist[j];
-		tlist[j] = x;
+		tl->list[i] = tl->list[j];
+		tl->list[j] = x;
 	}
-	for (i = 0; i < ntlist; i++) {
-		struct act *a = &acts[tlist[i]];
+	for (i = 0; i < tl->nlist; i++) {
+		unsigned id = tl->list[i];
 
-		a->in_table = 1;
-		a->next = draw_next(t);
-		tb_tact(img, t, tlist[i], a->next, 0);
+		tl->anext[id] = draw_next(t, stages);
+		tb_tact(img, t, id, tl->anext[id], 0);
 	}
-	tb->next_mode = (uint8_t)mode;
-	tb->next_hit = (uint16_t)draw_next(t);
-	tb->next_miss = (uint16_t)draw_next(t);
-	if (mode == PISA_NEXT_COND)
-		tb->cond = cond_field();
-	tb->default_action = (uint16_t)tlist[0];
+	tb->next_mode = (uint8_t)tl->mode;
+	tb->next_hit = (uint16_t)draw_next(t, stages);
+	tb->next_miss = (uint16_t)draw_next(t, stages);
+	if (tl->mode == PISA_NEXT_COND)
+		tb->cond = cond_field(tl);
+	tb->default_action = (uint16_t)tl->list[0];
+	return 0;
+}
 
-	m = pisa_model_new(img);
-	if (!m) {
-		fprintf(stderr, "gen_stage_vectors: section %u: pisa_model_new failed\n", s);
-		goto out;
-	}
+/* The table's default row (invalid with chance 1/6, always when no_default) and rows, drawn and
+ * written to the model. what names the table in messages. */
+static int fill_rows(struct pisa_model *m, const struct pisa_image *img, struct tbl *tl,
+		     int no_default, const char *what)
+{
+	const struct pisa_table *tb = &img->tables[tl->t];
+	unsigned i, w, kb = tl->k.kb, db = data_bytes, pb = phv_bits / 8;
+	struct row *rows = tl->rows;
+	unsigned long c;
+	int dvalid, rc;
+
 	if (pisa_row_key_bytes(tb) != kb || pisa_row_adata_bytes(tb) != db) {
-		fprintf(stderr, "gen_stage_vectors: section %u: the table's key or data bytes are "
-			"not the generator's\n", s);
-		goto out;
+		fprintf(stderr, "gen_stage_vectors: %s: the table's key or data bytes are "
+			"not the generator's\n", what);
+		return 1;
 	}
 
 	/* the default row */
-	memset(&def, 0, sizeof(def));
+	memset(&tl->def, 0, sizeof(tl->def));
 	dvalid = rnd() % 6 != 0;
-	def.valid = s != 4 && dvalid;
-	def.action = (uint16_t)tlist[rnd() % ntlist];
-	def.data = rnd() >> (64 - 8 * db);
-	rc = put_row(m, img, t, nrows, &def, kb, db);
+	tl->def.valid = !no_default && dvalid;
+	tl->def.action = (uint16_t)tl->list[rnd() % tl->nlist];
+	tl->def.data = rnd() >> (64 - 8 * db);
+	rc = put_row(m, img, tl->t, tl->nrows, &tl->def, kb, db);
 	if (rc) {
-		fprintf(stderr, "gen_stage_vectors: section %u: default row refused (%d)\n", s, rc);
-		goto out;
+		fprintf(stderr, "gen_stage_vectors: %s: default row refused (%d)\n", what, rc);
+		return 1;
 	}
 
 	/* the rows */
-	for (c = 0; kind != 2 && c < SOURCES; c++)
+	for (c = 0; tl->kind != 2 && c < SOURCES; c++)
 		for (i = 0; i < pb; i++)
-			src[c][i] = (uint8_t)rnd();
-	memset(rows, 0, sizeof(rows));
-	if (kind == 0) {
+			tl->src[c][i] = (uint8_t)rnd();
+	memset(rows, 0, sizeof(tl->rows));
+	if (tl->kind == 0) {
 		for (c = 0; c < SOURCES; c++) {
-			uint64_t key = key_of(&k, src[c]);
+			uint64_t key = key_of(&tl->k, tl->src[c]);
 			unsigned st = (unsigned)(rnd() % ways);
 			struct row *r;
 
@@ -342,43 +416,51 @@ static int section(FILE *f, unsigned s)
 			w = w < ways ? (st + w) % ways : st;	/* none free: evict */
 			r = &rows[(w << way_bits) | bucket(w, key, kb, way_bits)];
 			r->valid = rnd() % 8 != 0;	/* some deleted: they keep their key */
-			r->action = (uint16_t)tlist[rnd() % ntlist];
+			r->action = (uint16_t)tl->list[rnd() % tl->nlist];
 			r->key = key;
 			r->data = rnd() >> (64 - 8 * db);
 		}
-	} else if (kind == 1) {
+	} else if (tl->kind == 1) {
 		for (i = 0; i < entries; i++) {
-			struct row *r = &trows[i];
+			struct row *r = &rows[i];
 
 			r->valid = rnd() % 8 != 0;
-			r->action = (uint16_t)tlist[rnd() % ntlist];
+			r->action = (uint16_t)tl->list[rnd() % tl->nlist];
 			/* mask bits above the key's compare 0 with 0 */
 			r->mask = random_mask(kb);
-			r->key = key_of(&k, src[rnd() % SOURCES]);
+			r->key = key_of(&tl->k, tl->src[rnd() % SOURCES]);
 			r->data = rnd() >> (64 - 8 * db);
 		}
 	}
-	for (i = 0; i < nrows; i++) {
-		rc = put_row(m, img, t, i, &rows[i], kb, db);
+	for (i = 0; i < tl->nrows; i++) {
+		rc = put_row(m, img, tl->t, i, &rows[i], kb, db);
 		if (rc) {
-			fprintf(stderr, "gen_stage_vectors: section %u: row %u refused (%d)\n", s, i,
-				rc);
-			goto out;
+			fprintf(stderr, "gen_stage_vectors: %s: row %u refused (%d)\n", what, i, rc);
+			return 1;
 		}
 	}
+	return 0;
+}
 
-	/* the section's configuration */
-	fprintf(f, "%x %x %x %x %x %x %x\n", t, kind, mode, tb->next_hit, tb->next_miss,
+/* The table's configuration block (the header comment's, from "T kind ..." to the ternary
+ * rows). */
+static void put_config(FILE *f, const struct pisa_image *img, const struct tbl *tl)
+{
+	const struct pisa_table *tb = &img->tables[tl->t];
+	const struct row *rows = tl->rows;
+	unsigned i, kind = tl->kind, nrows = tl->nrows;
+
+	fprintf(f, "%x %x %x %x %x %x %x\n", tl->t, kind, tl->mode, tb->next_hit, tb->next_miss,
 		tb->cond.bitoff, tb->cond.width);
-	print_key(f, &k);
-	fprintf(f, "%x %x %" PRIx64 "\n", def.valid, def.action, def.data);
+	print_key(f, &tl->k);
+	fprintf(f, "%x %x %" PRIx64 "\n", tl->def.valid, tl->def.action, tl->def.data);
 	for (i = 0; i < nacts; i++) {
-		if (i < na && acts[i].in_table)
-			fprintf(f, "1 %x %x %x\n", acts[i].addr, acts[i].n, acts[i].next);
+		if (i < na && tl->in[i])
+			fprintf(f, "1 %x %x %x\n", acts[i].addr, acts[i].n, tl->anext[i]);
 		else
 			fprintf(f, "0 0 0 0\n");
 	}
-	fprintf(f, "%x\n", total);
+	fprintf(f, "%x\n", ninsns_total);
 	for (i = 0; i < na; i++) {
 		unsigned j;
 
@@ -397,34 +479,197 @@ static int section(FILE *f, unsigned s)
 			rows[i].data);
 	fprintf(f, "%x\n", kind == 1 ? nrows : 0);
 	for (i = 0; kind == 1 && i < nrows; i++)
-		fprintf(f, "%x %x %x %x %" PRIx64 " %" PRIx64 " %" PRIx64 "\n", i, kb,
-			trows[i].valid, trows[i].action, trows[i].key, trows[i].mask,
-			trows[i].data);
+		fprintf(f, "%x %x %x %x %" PRIx64 " %" PRIx64 " %" PRIx64 "\n", i, tl->k.kb,
+			rows[i].valid, rows[i].action, rows[i].key, rows[i].mask, rows[i].data);
+}
+
+/* A PHV: random bytes, for a keyed table (tl, NULL for none) 3/4 of them with the key fields of
+ * one of its sources. */
+static void random_phv(uint8_t *phv, const struct tbl *tl)
+{
+	unsigned i;
+
+	for (i = 0; i < phv_bits / 8; i++)
+		phv[i] = (uint8_t)rnd();
+	if (tl && tl->kind != 2 && rnd() % 4 != 0) {	/* a source's key, the other bits random */
+		const uint8_t *sp = tl->src[rnd() % SOURCES];
+
+		for (i = 0; i < tl->k.n; i++)
+			pisa_bits_set(phv, tl->k.off[i], tl->k.width[i],
+				      pisa_bits_get(sp, tl->k.off[i], tl->k.width[i]));
+	}
+}
+
+/* Table tl applied to phv as model_run_tables applies it, reckoned by the generator: the row
+ * that hits (lib's way hash; the lowest matching valid ternary row), the action model_exec runs
+ * on phv with the row's data, the next the table chooses. The model's trace lines for it are
+ * appended to want. Returns 0, or model_exec's result when it is neither OK nor EXIT. */
+static int step(struct pisa_model *m, const struct pisa_image *img, const struct tbl *tl,
+		uint8_t *phv, uint16_t *vlen, struct step *st, char *want, size_t wsz)
+{
+	const struct pisa_table *tb = &img->tables[tl->t];
+	unsigned t = tl->t, kind = tl->kind, kb = tl->k.kb, db = data_bytes, i, w;
+	const struct row *rows = tl->rows, *rr;
+	uint8_t ad[8 + MODEL_SLACK];
+	uint64_t key = key_of(&tl->k, phv);
+	size_t n;
+
+	memset(st, 0, sizeof(*st));
+	st->hit_row = NO_ROW;
+	if (kind == 0) {
+		for (w = 0; w < ways; w++) {
+			uint32_t ix = (w << way_bits) | bucket(w, key, kb, way_bits);
+
+			if (rows[ix].valid && rows[ix].key == key) {
+				st->hit_row = ix;
+				break;
+			}
+		}
+	} else if (kind == 1) {
+		for (i = 0; i < entries; i++)
+			if (rows[i].valid && (key & rows[i].mask) == (rows[i].key & rows[i].mask)) {
+				st->hit_row = i;
+				break;
+			}
+	}
+	st->hit = st->hit_row != NO_ROW;
+	rr = st->hit ? &rows[st->hit_row] : &tl->def;
+	if (rr->valid)
+		st->a = &acts[rr->action];
+	memset(ad, 0, sizeof(ad));
+	be_put(ad, db, rr->data);
+	if (st->a) {
+		struct exec_ctx x = { .phv = phv, .vlen = vlen, .adata = ad, .db = db,
+				      .table = (int16_t)t, .hit_row = st->hit ? st->hit_row :
+				      MODEL_NO_ROW };
+		int rc = model_exec(m, &x, st->a->ins, st->a->n);
+
+		if (rc != EXEC_OK && rc != EXEC_EXIT)
+			return rc;
+		st->exited = rc == EXEC_EXIT;
+	}
+
+	/* the next, as model_run_tables decides it */
+	if (st->exited) {
+		st->nx = PISA_NEXT_END;
+	} else if (tl->mode == PISA_NEXT_ACTION) {
+		st->nx = st->a ? tl->anext[rr->action] : tb->next_miss;
+	} else if (tl->mode == PISA_NEXT_COND) {
+		st->cond = pisa_bits_get(phv, tb->cond.bitoff, tb->cond.width) != 0;
+		st->nx = st->cond ? tb->next_hit : tb->next_miss;
+	} else {
+		st->nx = st->hit ? tb->next_hit : tb->next_miss;
+	}
+
+	/* the model's trace of the table */
+	n = strlen(want);
+	if (st->a && st->hit)
+		snprintf(want + n, wsz - n, "  ingress: table %u hit row %" PRIu32 ": action %u\n",
+			 t, st->hit_row, rr->action);
+	else if (st->a && !(kind == 2 && tl->mode == PISA_NEXT_COND))	/* a gateway: no line */
+		snprintf(want + n, wsz - n, "  ingress: table %u %s: action %u\n", t,
+			 kind == 2 ? "runs" : "miss, default", rr->action);
+	else if (!st->a)
+		snprintf(want + n, wsz - n, "  ingress: table %u %s, no action\n", t,
+			 st->hit ? "hit" : "miss");
+	n = strlen(want);
+	if (st->exited)
+		snprintf(want + n, wsz - n, "  ingress: exit\n");
+	else if (tl->mode == PISA_NEXT_COND)
+		snprintf(want + n, wsz - n, "  ingress: table %u: condition %s\n", t,
+			 st->cond ? "true" : "false");
+	return 0;
+}
+
+/* model_run_tables on phv (ingress) with its trace: *got (the caller frees it) or NULL. */
+static int run_model(struct pisa_model *m, uint8_t *phv, uint16_t *vlen, char **got)
+{
+	size_t got_len = 0;
+	FILE *tr;
+
+	*got = NULL;
+	tr = open_memstream(got, &got_len);
+	if (!tr) {
+		perror("open_memstream");
+		return 1;
+	}
+	pisa_model_set_trace(m, tr);
+	model_run_tables(m, phv, vlen, 0);
+	pisa_model_set_trace(m, NULL);
+	if (fclose(tr)) {
+		perror("open_memstream");
+		free(*got);
+		*got = NULL;
+		return 1;
+	}
+	return 0;
+}
+
+/* One section: its image, model, rows and cases. Returns 0 or 1 (a failure, reported). */
+/* The PHV the model left and its trace (got, freed here) must be the generator's: 0, or 1
+ * (reported). */
+static int agree(const uint8_t *model_phv, const uint8_t *own_phv, unsigned pb, char *got,
+		 const char *want, const char *mode, unsigned s, unsigned long c)
+{
+	int bad = 0;
+
+	if (memcmp(model_phv, own_phv, pb)) {
+		fprintf(stderr, "gen_stage_vectors: %ssection %u case %lu: the PHV model_run_tables "
+			"leaves is not the generator's\n", mode, s, c);
+		bad = 1;
+	} else if (strcmp(want, got)) {
+		fprintf(stderr, "gen_stage_vectors: %ssection %u case %lu: the model's trace\n%s"
+			"is not the expected\n%s", mode, s, c, got, want);
+		bad = 1;
+	}
+	free(got);
+	return bad;
+}
+
+static int section(FILE *f, unsigned s)
+{
+	unsigned pb = phv_bits / 8, t, i;
+	static uint8_t phv[MAX_PHV + MODEL_SLACK], alt[MAX_PHV + MODEL_SLACK];
+	struct tbl *tl = &tbls[0];
+	struct pisa_image *img;
+	struct pisa_model *m = NULL;
+	int ret = 1, rc;
+	unsigned long c;
+	uint16_t vlen[1] = { 0 };
+	char what[32];
+
+	snprintf(what, sizeof(what), "section %u", s);
+	t = 1 + (unsigned)(rnd() % 8);
+	img = new_image();
+	for (i = 0; i < t; i++)		/* never run: the pass starts at T */
+		tb_table(img, 0, PISA_MEM_NONE, 0, 0, 0);
+	img->ingress_start = (uint16_t)t;
+	memset(&tl->k, 0, sizeof(tl->k));
+	tl->t = t;
+	tl->kind = s % 3;
+	tl->mode = s / 3;
+	if (tl->kind != 2)
+		tl->k = random_key(fields, key_bytes, pb);
+	if (make_actions(img) || add_table(img, tl, 0))
+		goto out;
+
+	m = pisa_model_new(img);
+	if (!m) {
+		fprintf(stderr, "gen_stage_vectors: section %u: pisa_model_new failed\n", s);
+		goto out;
+	}
+	if (fill_rows(m, img, tl, s == 4, what))
+		goto out;
+	put_config(f, img, tl);
 
 	/* the cases */
 	fprintf(f, "%lx\n", ncases);
 	for (c = 0; c < ncases; c++) {
-		unsigned in_next = t, nx, out_next;
-		uint32_t hit_row = NO_ROW;
-		const struct row *rr = NULL;
-		const struct act *a = NULL;
-		struct exec_ctx x;
-		uint8_t ad[8 + MODEL_SLACK];
-		char want[256], *got = NULL;
-		size_t got_len = 0, n;
-		uint64_t key;
-		int exited = 0, hit, ext, cond = 0;
-		FILE *tr;
+		unsigned in_next = t, out_next;
+		struct step st;
+		char want[256], *got;
 
-		for (i = 0; i < pb; i++)
-			phv[i] = (uint8_t)rnd();
-		if (kind != 2 && rnd() % 4 != 0) {	/* a source's key, the other bits random */
-			const uint8_t *sp = src[rnd() % SOURCES];
-
-			for (i = 0; i < k.n; i++)
-				pisa_bits_set(phv, k.off[i], k.width[i],
-					      pisa_bits_get(sp, k.off[i], k.width[i]));
-		}
+		random_phv(phv, tl);
 		if (rnd() % 8 == 0) {	/* not this table's turn */
 			do {
 				unsigned r = (unsigned)(rnd() % 42);
@@ -441,123 +686,34 @@ static int section(FILE *f, unsigned s)
 			continue;
 		}
 
-		/* what the model should do: the row, the action */
-		key = key_of(&k, phv);
-		if (kind == 0) {
-			for (w = 0; w < ways; w++) {
-				uint32_t ix = (w << way_bits) | bucket(w, key, kb, way_bits);
-
-				if (rows[ix].valid && rows[ix].key == key) {
-					hit_row = ix;
-					break;
-				}
-			}
-		} else if (kind == 1) {
-			for (i = 0; i < entries; i++)
-				if (trows[i].valid && (key & trows[i].mask) ==
-						      (trows[i].key & trows[i].mask)) {
-					hit_row = i;
-					break;
-				}
-		}
-		hit = hit_row != NO_ROW;
-		rr = hit ? &rows[hit_row] : &def;
-		if (rr->valid)
-			a = &acts[rr->action];
-		memset(ad, 0, sizeof(ad));
-		be_put(ad, db, rr->data);
-
-		/* the model */
-		memcpy(before, phv, pb + MODEL_SLACK);
-		tr = open_memstream(&got, &got_len);
-		if (!tr) {
-			perror("open_memstream");
+		/* the model, then the generator's reckoning on the PHV before */
+		memcpy(alt, phv, pb + MODEL_SLACK);
+		if (run_model(m, phv, vlen, &got))
 			goto out;
-		}
-		pisa_model_set_trace(m, tr);
-		model_run_tables(m, phv, vlen, 0);
-		pisa_model_set_trace(m, NULL);
-		if (fclose(tr)) {
-			perror("open_memstream");
+		want[0] = 0;
+		rc = step(m, img, tl, alt, vlen, &st, want, sizeof(want));
+		if (rc) {
+			fprintf(stderr, "gen_stage_vectors: section %u case %lu: model_exec "
+				"returned %d\n", s, c, rc);
 			free(got);
 			goto out;
 		}
-
-		/* the action again on the PHV before: the model's PHV after must be its */
-		memcpy(alt, before, pb + MODEL_SLACK);
-		if (a) {
-			x = (struct exec_ctx){ .phv = alt, .vlen = vlen, .adata = ad, .db = db,
-					       .table = (int16_t)t, .hit_row = hit ? hit_row :
-					       MODEL_NO_ROW };
-			rc = model_exec(m, &x, a->ins, a->n);
-			if (rc != EXEC_OK && rc != EXEC_EXIT) {
-				fprintf(stderr, "gen_stage_vectors: section %u case %lu: model_exec "
-					"returned %d\n", s, c, rc);
-				free(got);
-				goto out;
-			}
-			exited = rc == EXEC_EXIT;
-		}
-		if (memcmp(alt, phv, pb)) {
-			fprintf(stderr, "gen_stage_vectors: section %u case %lu: the PHV after "
-				"model_run_tables is not %s\n", s, c,
-				a ? "model_exec's for the action" : "the PHV before (no action ran)");
-			free(got);
+		if (agree(phv, alt, pb, got, want, "", s, c))
 			goto out;
-		}
+		out_next = st.exited || st.nx <= t ? PISA_NEXT_END : st.nx;
 
-		/* the next, as model_run_tables decides it */
-		if (exited) {
-			nx = PISA_NEXT_END;
-		} else if (mode == PISA_NEXT_ACTION) {
-			nx = a ? a->next : tb->next_miss;
-		} else if (mode == PISA_NEXT_COND) {
-			cond = pisa_bits_get(phv, tb->cond.bitoff, tb->cond.width) != 0;
-			nx = cond ? tb->next_hit : tb->next_miss;
-		} else {
-			nx = hit ? tb->next_hit : tb->next_miss;
-		}
-		out_next = exited || nx <= t ? PISA_NEXT_END : nx;
-
-		/* the model's trace of the table must say the same */
-		if (a && hit)
-			snprintf(want, sizeof(want), "  ingress: table %u hit row %" PRIu32
-				 ": action %u\n", t, hit_row, rr->action);
-		else if (a && !(kind == 2 && mode == PISA_NEXT_COND))	/* a gateway: no line */
-			snprintf(want, sizeof(want), "  ingress: table %u %s: action %u\n", t,
-				 kind == 2 ? "runs" : "miss, default", rr->action);
-		else if (a)
-			want[0] = 0;
-		else
-			snprintf(want, sizeof(want), "  ingress: table %u %s, no action\n", t,
-				 hit ? "hit" : "miss");
-		n = strlen(want);
-		if (exited)
-			snprintf(want + n, sizeof(want) - n, "  ingress: exit\n");
-		else if (mode == PISA_NEXT_COND)
-			snprintf(want + n, sizeof(want) - n, "  ingress: table %u: condition %s\n", t,
-				 cond ? "true" : "false");
-		if (strcmp(want, got)) {
-			fprintf(stderr, "gen_stage_vectors: section %u case %lu: the model's trace\n%s"
-				"is not the expected\n%s", s, c, got, want);
-			free(got);
-			goto out;
-		}
-		free(got);
-
-		ext = a && a->ext;
-		hits += (unsigned)hit;
-		ran += a != NULL;
-		externs += (unsigned)ext;
-		if (exited)
+		hits += (unsigned)st.hit;
+		ran += st.a != NULL;
+		externs += (unsigned)(st.a && st.a->ext);
+		if (st.exited)
 			n_exit++;
-		else if (nx == PISA_NEXT_END)
+		else if (st.nx == PISA_NEXT_END)
 			n_end++;
-		else if (nx <= t)
+		else if (st.nx <= t)
 			n_back++;
 		else
 			n_fwd++;
-		fprintf(f, "%x %x %x\n", hit, out_next, ext);
+		fprintf(f, "%x %x %x\n", st.hit, out_next, st.a && st.a->ext);
 		put_phv(f, phv, pb);
 	}
 	ret = 0;
@@ -567,16 +723,139 @@ out:
 	return ret;
 }
 
+/* One chain section: an image of STAGES tables 0 .. STAGES - 1, PHVs through all of them.
+ * Returns 0 or 1 (a failure, reported). */
+static int chain_section(FILE *f, unsigned s, unsigned stages)
+{
+	unsigned pb = phv_bits / 8, i, nkeyed = 0, keyed[MAX_STAGES];
+	static uint8_t phv[MAX_PHV + MODEL_SLACK], alt[MAX_PHV + MODEL_SLACK];
+	struct pisa_image *img;
+	struct pisa_model *m = NULL;
+	int ret = 1, rc;
+	unsigned long c;
+	uint16_t vlen[1] = { 0 };
+	char what[48];
+
+	img = new_image();
+	img->ingress_start = 0;
+	if (make_actions(img))
+		goto out;
+	for (i = 0; i < stages; i++) {
+		struct tbl *tl = &tbls[i];
+
+		memset(&tl->k, 0, sizeof(tl->k));
+		tl->t = i;
+		tl->kind = (unsigned)(rnd() % 3);
+		tl->mode = (unsigned)(rnd() % 3);
+		if (tl->kind != 2) {
+			tl->k = random_key(fields, key_bytes, pb);
+			keyed[nkeyed++] = i;
+		}
+		if (add_table(img, tl, stages))
+			goto out;
+	}
+	m = pisa_model_new(img);
+	if (!m) {
+		fprintf(stderr, "gen_stage_vectors: chain section %u: pisa_model_new failed\n", s);
+		goto out;
+	}
+	fprintf(f, "%x\n", stages);
+	for (i = 0; i < stages; i++) {
+		snprintf(what, sizeof(what), "chain section %u table %u", s, i);
+		if (fill_rows(m, img, &tbls[i], 0, what))
+			goto out;
+		put_config(f, img, &tbls[i]);
+	}
+
+	/* the cases */
+	fprintf(f, "%lx\n", ncases);
+	for (c = 0; c < ncases; c++) {
+		unsigned in_next = 0, next, ntab = 0;
+		char want[2048], *got;
+
+		random_phv(phv, nkeyed ? &tbls[keyed[rnd() % nkeyed]] : NULL);
+		if (rnd() % 4 == 0) {	/* 1 .. STAGES + 1 or END */
+			unsigned r = (unsigned)(rnd() % (stages + 2));
+
+			in_next = r == 0 ? PISA_NEXT_END : r;
+		}
+		fprintf(f, "%x\n", in_next);
+		put_phv(f, phv, pb);
+
+		/* the model from in_next */
+		memcpy(alt, phv, pb + MODEL_SLACK);
+		img->ingress_start = (uint16_t)in_next;	/* model_run_tables reads it every run */
+		if (run_model(m, phv, vlen, &got))
+			goto out;
+
+		/* the generator's walk, as model_run_tables walks */
+		want[0] = 0;
+		for (next = in_next; next != PISA_NEXT_END && next < stages;) {
+			struct step st;
+
+			rc = step(m, img, &tbls[next], alt, vlen, &st, want, sizeof(want));
+			if (rc) {
+				fprintf(stderr, "gen_stage_vectors: chain section %u case %lu: "
+					"model_exec returned %d in table %u\n", s, c, rc, next);
+				free(got);
+				goto out;
+			}
+			ntab++;
+			hits += (unsigned)st.hit;
+			ran += st.a != NULL;
+			externs += (unsigned)(st.a && st.a->ext);
+			if (st.exited) {
+				c_exit++;
+				next = PISA_NEXT_END;
+			} else if (st.nx <= next) {	/* back (or itself): ends the pass */
+				c_back++;
+				next = PISA_NEXT_END;
+			} else if (st.nx == PISA_NEXT_END) {
+				c_end++;
+				next = PISA_NEXT_END;
+			} else {
+				next = st.nx;
+			}
+		}
+		if (next == PISA_NEXT_END && ntab == 0)
+			c_end++;	/* came in as END */
+		else if (next != PISA_NEXT_END)
+			c_past++;
+		if (agree(phv, alt, pb, got, want, "chain ", s, c))
+			goto out;
+		c_ran[ntab]++;
+		c_tables += ntab;
+		fprintf(f, "%x\n", next);
+		put_phv(f, phv, pb);
+	}
+	ret = 0;
+out:
+	pisa_model_free(m);
+	tb_done();
+	return ret;
+}
+
+#define USAGE "usage: gen_stage_vectors [--chain STAGES] OUT PHV_BYTES FIELDS KEY_BYTES WAYS " \
+	"WAY_BITS ENTRIES DATA_BYTES ACTIONS IA [CASES]\n"
+
 int main(int argc, char **argv)
 {
-	unsigned long v[10];
+	unsigned long v[10], stages = 0;
 	unsigned s, i;
 	int ret = 0;
 	FILE *f;
 
+	if (argc > 1 && !strcmp(argv[1], "--chain")) {
+		if (argc < 3 || !parse(argv[2], &stages) || stages < 2 || stages > MAX_STAGES) {
+			fprintf(stderr, USAGE "  STAGES 2..%d\n", MAX_STAGES);
+			return 2;
+		}
+		argv[2] = argv[0];
+		argv += 2;
+		argc -= 2;
+	}
 	if (argc < 11 || argc > 12) {
-		fprintf(stderr, "usage: gen_stage_vectors OUT PHV_BYTES FIELDS KEY_BYTES WAYS WAY_BITS "
-			"ENTRIES DATA_BYTES ACTIONS IA [CASES]\n");
+		fprintf(stderr, USAGE);
 		return 2;
 	}
 	for (i = 0; i < 9; i++)
@@ -588,11 +867,11 @@ int main(int argc, char **argv)
 	    v[2] < 2 || v[2] > MAX_KEY || v[3] < 1 || v[3] > 4 || v[4] < 1 || v[4] > 12 ||
 	    v[5] < 2 || v[5] > MAX_ENTRIES || v[6] < 1 || v[6] > 8 || v[7] < 2 ||
 	    v[7] > MAX_ACTIONS || v[8] < 4 || v[8] > 12 || ncases < 1 || ncases > 1000000) {
-		fprintf(stderr, "usage: gen_stage_vectors OUT PHV_BYTES FIELDS KEY_BYTES WAYS WAY_BITS "
-			"ENTRIES DATA_BYTES ACTIONS IA [CASES]\n"
+		fprintf(stderr, USAGE
 			"  PHV_BYTES a power of 2 128..1024, FIELDS 1..%d, KEY_BYTES 2..%d, WAYS 1..4, "
 			"WAY_BITS 1..12, ENTRIES 2..%d, DATA_BYTES 1..8, ACTIONS 2..%d, IA 4..12, "
-			"CASES 1..1000000\n", MAX_FIELDS, MAX_KEY, MAX_ENTRIES, MAX_ACTIONS);
+			"CASES 1..1000000, STAGES 2..%d\n", MAX_FIELDS, MAX_KEY, MAX_ENTRIES,
+			MAX_ACTIONS, MAX_STAGES);
 		return 2;
 	}
 	phv_bits = (unsigned)v[0] * 8;
@@ -610,17 +889,31 @@ int main(int argc, char **argv)
 		perror(argv[1]);
 		return 1;
 	}
-	fprintf(f, "%x\n", SECTIONS);
-	for (s = 0; s < SECTIONS && !ret; s++)
-		ret = section(f, s);
+	fprintf(f, "%x\n", stages ? CHAIN_SECTIONS : SECTIONS);
+	if (stages)
+		for (s = 0; s < CHAIN_SECTIONS && !ret; s++)
+			ret = chain_section(f, s, (unsigned)stages);
+	else
+		for (s = 0; s < SECTIONS && !ret; s++)
+			ret = section(f, s);
 	if (fclose(f) && !ret) {
 		perror(argv[1]);
 		ret = 1;
 	}
-	if (!ret)
+	if (!ret && !stages)
 		printf("gen_stage_vectors: %d sections, %lu cases in %s (%lu hits, %lu actions run, "
 		       "%lu externs; next: %lu exit, %lu end, %lu back (<= T: end), %lu forward, "
 		       "%lu passed through)\n", SECTIONS, SECTIONS * ncases, argv[1], hits, ran,
 		       externs, n_exit, n_end, n_back, n_fwd, n_pass);
+	if (!ret && stages) {
+		printf("gen_stage_vectors: chain of %lu stages, %d sections, %lu cases in %s "
+		       "(tables run per case:", stages, CHAIN_SECTIONS, CHAIN_SECTIONS * ncases,
+		       argv[1]);
+		for (i = 0; i <= stages; i++)
+			printf(" %u: %lu%s", i, c_ran[i], i < stages ? "," : ";");
+		printf(" %lu tables run, %lu hits, %lu actions run, %lu externs; out: %lu exit, "
+		       "%lu end, %lu back (<= the table: end), %lu past the last table)\n", c_tables,
+		       hits, ran, externs, c_exit, c_end, c_back, c_past);
+	}
 	return ret;
 }
