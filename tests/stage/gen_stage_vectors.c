@@ -605,7 +605,6 @@ static int run_model(struct pisa_model *m, uint8_t *phv, uint16_t *vlen, char **
 	return 0;
 }
 
-/* One section: its image, model, rows and cases. Returns 0 or 1 (a failure, reported). */
 /* The PHV the model left and its trace (got, freed here) must be the generator's: 0, or 1
  * (reported). */
 static int agree(const uint8_t *model_phv, const uint8_t *own_phv, unsigned pb, char *got,
@@ -626,6 +625,7 @@ static int agree(const uint8_t *model_phv, const uint8_t *own_phv, unsigned pb, 
 	return bad;
 }
 
+/* One section: its image, model, rows and cases. Returns 0 or 1 (a failure, reported). */
 static int section(FILE *f, unsigned s)
 {
 	unsigned pb = phv_bits / 8, t, i;
