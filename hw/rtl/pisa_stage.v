@@ -131,7 +131,7 @@ reg [3:0] state;			// the work's
 reg [AB-1:0] act_id;		// the action memory's read address
 reg act_some;			// a valid row chose an action id below ACTIONS
 reg [DATA_W-1:0] act_data;
-reg hit, ran, exited, ext, cond;
+reg hit, exited, ext, cond;
 
 // The work's readers (the key gatherer, the action unit, the condition) take turns on the
 // work bank's read port, their address registers through a mux: a LUT RAM, read in the cycle
@@ -205,6 +205,8 @@ pisa_ram #(.WIDTH(1 + IA + 32), .DEPTH(ACTIONS)) u_actions (
 	.wdata({w_act_listed, w_act_insn, w_act_ninsns, w_act_next}),
 	.raddr(act_id), .rdata({act_listed, act_insn, act_ninsns, act_next})
 );
+// the row's action runs: its record holds until the next PHV's row is chosen
+wire ran = act_some && act_listed;
 pisa_ram #(.WIDTH(256), .DEPTH(1 << IA)) u_insns (
 	.clk(clk), .we(w_insn_valid), .waddr(w_insn_addr), .wdata(w_insn_data),
 	.raddr(insn_raddr), .rdata(insn_rdata)
@@ -285,7 +287,6 @@ always @(posedge clk) begin
 	S_IDLE:
 		if (full[work_bank] && !done[work_bank]) begin
 			hit <= 1'b0;
-			ran <= 1'b0;
 			exited <= 1'b0;
 			ext <= 1'b0;
 			if (work_next != cfg_table)	// not this table's: out as it came
@@ -306,10 +307,8 @@ always @(posedge clk) begin
 			else
 				choose(cfg_default_valid, cfg_default_action, cfg_default_data);
 		end
-	S_ROW: begin	// the action memory's record is read
-		ran <= act_some && act_listed;
-		state <= act_some && act_listed ? S_ACT : S_DECIDE;
-	end
+	S_ROW:	// the action memory's record is read
+		state <= ran ? S_ACT : S_DECIDE;
 	S_ACT:
 		if (au_ready)
 			state <= S_RUN;

@@ -70,35 +70,18 @@ reg clk = 1'b0;
 always #5 clk = !clk;
 reg rst = 1'b1;
 
-// a stage's configuration as read (then kept per stage below), its memories' and rows' write
-// ports (shared: the stage cur takes the writes)
-reg [15:0] cfg_table = 0, cfg_next_hit = 0, cfg_next_miss = 0, cfg_default_action = 0;
-reg [1:0] cfg_kind = 0, cfg_next_mode = 0;
-reg [FI_W-1:0] cfg_nfields = 0;
-reg [16*FIELDS-1:0] cfg_off = 0;
-reg [7*FIELDS-1:0] cfg_width = 0;
-reg [PA+2:0] cfg_cond_off = 0;
-reg [6:0] cfg_cond_width = 0;
-reg cfg_default_valid = 1'b0;
-reg [8*DATA_BYTES-1:0] cfg_default_data = 0;
+// the memories' and rows' write ports (shared: the stage cur takes the writes)
 integer cur = 0;
 reg [AB-1:0] w_act_id = 0;
 reg w_act_listed = 1'b0, w_act_valid = 1'b0, w_insn_valid = 1'b0;
 reg [IA-1:0] w_act_insn = 0, w_insn_addr = 0;
 reg [15:0] w_act_ninsns = 0, w_act_next = 0;
 reg [255:0] w_insn_data = 0;
-reg [WAY_W-1:0] we_way = 0;
-reg [WAY_BITS-1:0] we_bucket = 0;
-reg [IDX_W-1:0] wt_index = 0;
-reg [NB_W-1:0] wt_nbytes = 0;
-reg w_row_valid = 1'b0;
-reg [15:0] w_action = 16'd0;
-reg [8*KEY_BYTES-1:0] w_key = 0, w_mask = 0;
-reg [8*DATA_BYTES-1:0] w_data = 0;
-reg we_valid = 1'b0, wt_valid = 1'b0;
+`include "tb_stage_rows.vh"
 wire [STAGES-1:0] we_ready_s, wt_ready_s;
 wire we_ready = we_ready_s[cur], wt_ready = wt_ready_s[cur];
 
+// each stage's configuration, as read from the file
 reg [15:0] table_s [0:STAGES-1], next_hit_s [0:STAGES-1], next_miss_s [0:STAGES-1],
 	default_action_s [0:STAGES-1];
 reg [1:0] kind_s [0:STAGES-1], next_mode_s [0:STAGES-1];
@@ -109,27 +92,7 @@ reg [PA+2:0] cond_off_s [0:STAGES-1];
 reg [6:0] cond_width_s [0:STAGES-1];
 reg default_valid_s [0:STAGES-1];
 reg [8*DATA_BYTES-1:0] default_data_s [0:STAGES-1];
-task keep_config(input integer st);
-	begin
-		table_s[st] = cfg_table;
-		kind_s[st] = cfg_kind;
-		nfields_s[st] = cfg_nfields;
-		off_s[st] = cfg_off;
-		width_s[st] = cfg_width;
-		next_mode_s[st] = cfg_next_mode;
-		next_hit_s[st] = cfg_next_hit;
-		next_miss_s[st] = cfg_next_miss;
-		cond_off_s[st] = cfg_cond_off;
-		cond_width_s[st] = cfg_cond_width;
-		default_valid_s[st] = cfg_default_valid;
-		default_action_s[st] = cfg_default_action;
-		default_data_s[st] = cfg_default_data;
-	end
-endtask
 integer st;
-initial
-	for (st = 0; st < STAGES; st = st + 1)
-		keep_config(st);
 
 // the stages in a row: the PHV in at stage 0 (s_*), out of the last (m_*)
 reg [15:0] s_next = 0;
@@ -190,10 +153,10 @@ integer hits = 0, ended = 0, passed = 0, externs = 0;
 reg fast;
 initial fast = $test$plusargs("fast");
 
-// fail, the held-output check, drain
+// fail, the held-output check, drain (a section's last PHVs may take long behind the sink)
 `define TB_RESULT {m_next, m_hit, m_extern, m_data}
+`define TB_DRAIN_CLOCKS 100000
 `include "tb_stage_check.vh"
-`include "tb_stage_rows.vh"
 
 always @(posedge clk) begin
 	if (m_valid && m_ready) begin
@@ -244,6 +207,15 @@ task read1;	// the next number of the file into x
 	end
 endtask
 
+task read_v(input integer count);	// the next count numbers into v[0 ..]
+	begin
+		for (i = 0; i < count; i = i + 1) begin
+			read1;
+			v[i] = x;
+		end
+	end
+endtask
+
 task read_phv(input integer at);	// PHV_BYTES bytes into exp_word[at ..]
 	begin
 		for (i = 0; i < WORDS; i = i + 1)
@@ -255,45 +227,38 @@ task read_phv(input integer at);	// PHV_BYTES bytes into exp_word[at ..]
 endtask
 
 // one stage's table (the stages are idle: every PHV of the last section is out): its
-// configuration, action memory, instructions and every row, so none of the last section's is left
+// configuration, action memory, instructions and every row, so none of the last section's is
+// left
 task read_stage(input integer which);
 	begin
 		cur = which;
-		for (i = 0; i < 7; i = i + 1) begin
-			read1;
-			v[i] = x;
-		end
-		cfg_table = v[0][15:0];
-		cfg_kind = v[1][1:0];
-		cfg_next_mode = v[2][1:0];
-		cfg_next_hit = v[3][15:0];
-		cfg_next_miss = v[4][15:0];
-		cfg_cond_off = v[5][PA+2:0];
-		cfg_cond_width = v[6][6:0];
+		read_v(7);
+		table_s[which] = v[0][15:0];
+		kind_s[which] = v[1][1:0];
+		next_mode_s[which] = v[2][1:0];
+		next_hit_s[which] = v[3][15:0];
+		next_miss_s[which] = v[4][15:0];
+		cond_off_s[which] = v[5][PA+2:0];
+		cond_width_s[which] = v[6][6:0];
 		read1;
 		n = x;
-		cfg_nfields = x[FI_W-1:0];
-		cfg_off = 0;
-		cfg_width = 0;
+		nfields_s[which] = x[FI_W-1:0];
+		off_s[which] = 0;
+		width_s[which] = 0;
 		for (i = 0; i < n; i = i + 1) begin
 			read1;
-			cfg_off[16 * i +: 16] = x[15:0];
+			off_s[which][16 * i +: 16] = x[15:0];
 			read1;
-			cfg_width[7 * i +: 7] = x[6:0];
+			width_s[which][7 * i +: 7] = x[6:0];
 		end
-		read1;
-		cfg_default_valid = x[0];
-		read1;
-		cfg_default_action = x[15:0];
-		read1;
-		cfg_default_data = x[8*DATA_BYTES-1:0];
+		read_v(3);
+		default_valid_s[which] = v[0][0];
+		default_action_s[which] = v[1][15:0];
+		default_data_s[which] = v[2][8*DATA_BYTES-1:0];
 		// the action memory, then the instructions
 		@(negedge clk);
 		for (n = 0; n < ACTIONS; n = n + 1) begin
-			for (i = 0; i < 4; i = i + 1) begin
-				read1;
-				v[i] = x;
-			end
+			read_v(4);
 			w_act_id = n[AB-1:0];
 			w_act_listed = v[0][0];
 			w_act_insn = v[1][IA-1:0];
@@ -306,10 +271,7 @@ task read_stage(input integer which);
 		read1;
 		n = x;
 		for (c = 0; c < n; c = c + 1) begin
-			for (i = 0; i < 5; i = i + 1) begin
-				read1;
-				v[i] = x;
-			end
+			read_v(5);
 			w_insn_addr = v[0][IA-1:0];
 			w_insn_data = {v[1], v[2], v[3], v[4]};
 			w_insn_valid = 1'b1;
@@ -320,22 +282,15 @@ task read_stage(input integer which);
 		read1;
 		n = x;
 		for (c = 0; c < n; c = c + 1) begin
-			for (i = 0; i < 6; i = i + 1) begin
-				read1;
-				v[i] = x;
-			end
+			read_v(6);
 			write_exact_row(v[0], v[1], v[2], v[3], v[4], v[5]);
 		end
 		read1;
 		n = x;
 		for (c = 0; c < n; c = c + 1) begin
-			for (i = 0; i < 7; i = i + 1) begin
-				read1;
-				v[i] = x;
-			end
+			read_v(7);
 			write_ternary_row(v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
 		end
-		keep_config(which);
 	end
 endtask
 
@@ -379,10 +334,7 @@ initial begin
 				read1;
 				exp_flags[c] = {x[15:0], 2'b00};
 			end else begin		// hit, next, extern
-				for (i = 0; i < 3; i = i + 1) begin
-					read1;
-					v[i] = x;
-				end
+				read_v(3);
 				exp_flags[c] = {v[1][15:0], v[0][0], v[2][0]};
 			end
 			read_phv(c * WORDS);			// what must leave
@@ -400,11 +352,6 @@ initial begin
 				if (!fast && ($random(seed) & 7) == 0)
 					repeat ($random(seed) & 3) @(negedge clk);
 			end
-		end
-		n = 0;
-		while (q_out < q_in && n < 100000) begin
-			@(posedge clk);
-			n = n + 1;
 		end
 		drain;
 		busy = busy + ($time - t1) / 10;

@@ -74,15 +74,7 @@ always @(posedge clk)
 	if (s_start_valid && s_start_ready)
 		bank <= !bank;
 // the rows
-reg [WAY_W-1:0] we_way = 0;
-reg [WAY_BITS-1:0] we_bucket = 0;
-reg [IDX_W-1:0] wt_index = 0;
-reg [NB_W-1:0] wt_nbytes = 0;
-reg w_row_valid = 1'b0;
-reg [15:0] w_action = 16'd0;
-reg [8*KEY_BYTES-1:0] w_key = 0, w_mask = 0;
-reg [8*DATA_BYTES-1:0] w_data = 0;
-reg we_valid = 1'b0, wt_valid = 1'b0;
+`include "tb_stage_rows.vh"
 wire we_ready, wt_ready;
 // the results
 wire m_ternary, m_hit, m_too_long, m_valid;
@@ -114,7 +106,6 @@ integer q_in = 0, q_out = 0, hits = 0, waited = 0, burst = 0, seed = 32'h6d61746
 // fail, the held-result check, drain
 `define TB_RESULT {m_ternary, m_hit, m_too_long, m_index, m_action, m_data}
 `include "tb_stage_check.vh"
-`include "tb_stage_rows.vh"
 
 always @(posedge clk) begin
 	// a result waiting for the other unit's

@@ -96,14 +96,6 @@ static void put_bytes(FILE *f, const uint8_t *p, size_t n)
 	}
 }
 
-static int parse(const char *s, unsigned long *v)
-{
-	char *end;
-
-	*v = strtoul(s, &end, 0);
-	return *s && !*end;
-}
-
 int main(int argc, char **argv)
 {
 	unsigned long phv_bytes, db, count = 3000, c, changed = 0, exited = 0, externs = 0;

@@ -83,11 +83,9 @@ int main(int argc, char **argv)
 		fprintf(f, "%x\n", n);
 		for (i = 0; i < n; i++)
 			fprintf(f, "%x %x\n", off[i], w[i]);
-		for (i = 0; i < phv_bytes; i++)
-			fprintf(f, "%02x%c", phv[i], i % 32 == 31 || i + 1 == phv_bytes ? '\n' : ' ');
+		print_bytes(f, phv, phv_bytes);
 		fprintf(f, "%x\n%x\n", pieces, kb);
-		for (i = 0; i < kb; i++)
-			fprintf(f, "%02x%c", key[i], i % 32 == 31 || i + 1 == kb ? '\n' : ' ');
+		print_bytes(f, key, kb);
 	}
 	fprintf(f, "ffff\n");
 	if (fclose(f) != 0) {

@@ -19,6 +19,12 @@ struct key {		/* a table's key: its fields in the PHV, its bytes */
 	unsigned n, off[MAX_FIELDS], width[MAX_FIELDS], kb;
 };
 
+struct row {		/* a row of a table with such a key */
+	int valid;
+	uint16_t action;
+	uint64_t key, mask, data;	/* mask: ternary rows only */
+};
+
 /* Up to FIELDS fields, widths 1..24 anywhere in a PHV of PHV_BYTES bytes, at most KEY_BYTES
  * bytes and not whole bytes (so that it has leading zero bits). */
 static struct key random_key(unsigned fields, unsigned key_bytes, unsigned phv_bytes)

@@ -27,12 +27,6 @@
 #define MAX_ENTRIES 256
 #define SOURCES 64	/* PHVs the rows' keys come from */
 
-struct row {
-	int valid;
-	uint16_t action;
-	uint64_t key, mask, data;	/* mask: ternary rows only */
-};
-
 int main(int argc, char **argv)
 {
 	unsigned phv_bytes, fields, key_bytes, ways, way_bits, entries, data_bytes, i, w;
@@ -135,8 +129,7 @@ int main(int argc, char **argv)
 		}
 		key = key_of(k, phv);
 		fprintf(f, "%x\n", ternary);
-		for (i = 0; i < phv_bytes; i++)
-			fprintf(f, "%02x%c", phv[i], i % 32 == 31 || i + 1 == phv_bytes ? '\n' : ' ');
+		print_bytes(f, phv, phv_bytes);
 		if (ternary) {
 			for (i = 0; i < entries; i++) {
 				const struct row *r = &trows[i];

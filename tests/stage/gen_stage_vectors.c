@@ -145,12 +145,6 @@ struct act {		/* a global action: its instructions, where they are */
 	struct pisa_insn ins[MAX_INSNS];
 };
 
-struct row {
-	int valid;
-	uint16_t action;
-	uint64_t key, mask, data;	/* mask: ternary rows only */
-};
-
 struct tbl {		/* a table as the generator made it */
 	unsigned t, kind, mode, nrows;
 	struct key k;
@@ -166,6 +160,7 @@ struct step {		/* one table applied to a PHV */
 	int hit, exited, cond;
 	const struct act *a;	/* the action that ran, NULL when none */
 	unsigned nx;		/* the next the table chose (before "forward only") */
+	unsigned next;		/* the pass's next: END on EXIT or a next <= the table, else nx */
 };
 
 /* The run's sizes and counts. */
@@ -178,14 +173,6 @@ static unsigned long c_ran[MAX_STAGES + 1], c_tables, c_exit, c_end, c_back, c_p
 static struct act acts[MAX_ACTIONS];
 static unsigned na, ninsns_total;	/* the image's actions 0 .. na - 1, their instructions */
 static struct tbl tbls[MAX_STAGES];
-
-static int parse(const char *s, unsigned long *v)
-{
-	char *end;
-
-	*v = strtoul(s, &end, 0);
-	return *s && !*end;
-}
 
 /* A next for table t. Single mode (stages 0): 1/4 END, 1/4 0 .. t, 1/2 t + 1 .. t + NEXT_SPAN.
  * Chain mode: 1/16 END, 1/16 0 .. t, 3/16 t + 1 .. stages + 1, 11/16 t + 1. */
@@ -215,14 +202,6 @@ static unsigned draw_next(unsigned t, unsigned stages)
 	}
 }
 
-static void be_put(uint8_t *p, unsigned n, uint64_t v)
-{
-	unsigned i;
-
-	for (i = 0; i < n; i++)
-		p[i] = (uint8_t)(v >> (8 * (n - 1 - i)));
-}
-
 /* Row idx of table t as r says (match: the key; a ternary row's mask after it). */
 static int put_row(struct pisa_model *m, const struct pisa_image *img, unsigned t, uint32_t idx,
 		   const struct row *r, unsigned kb, unsigned db)
@@ -231,21 +210,13 @@ static int put_row(struct pisa_model *m, const struct pisa_image *img, unsigned 
 	uint8_t match[2 * MAX_KEY], ad[8];
 	struct tb_rowbuf b;
 
-	be_put(match, kb, r->key);
-	be_put(match + kb, kb, r->mask);
-	be_put(ad, db, r->data);
+	model_be_put(match, kb, r->key);
+	model_be_put(match + kb, kb, r->mask);
+	model_be_put(ad, db, r->data);
 	b = tb_mkrow(tb, r->action, match, ad);
 	if (!r->valid)
 		b.b[0] = 0;
 	return pisa_model_ops.write_row(m, (uint16_t)t, idx, b.b, b.len);
-}
-
-static void put_phv(FILE *f, const uint8_t *p, unsigned n)
-{
-	unsigned i;
-
-	for (i = 0; i < n; i++)
-		fprintf(f, "%02x%c", p[i], i % 32 == 31 || i + 1 == n ? '\n' : ' ');
 }
 
 /* COND's field: a third of them in a field an action of the table writes (if one does). */
@@ -537,7 +508,7 @@ static int step(struct pisa_model *m, const struct pisa_image *img, const struct
 	if (rr->valid)
 		st->a = &acts[rr->action];
 	memset(ad, 0, sizeof(ad));
-	be_put(ad, db, rr->data);
+	model_be_put(ad, db, rr->data);
 	if (st->a) {
 		struct exec_ctx x = { .phv = phv, .vlen = vlen, .adata = ad, .db = db,
 				      .table = (int16_t)t, .hit_row = st->hit ? st->hit_row :
@@ -560,6 +531,7 @@ static int step(struct pisa_model *m, const struct pisa_image *img, const struct
 	} else {
 		st->nx = st->hit ? tb->next_hit : tb->next_miss;
 	}
+	st->next = st->exited || st->nx <= t ? PISA_NEXT_END : st->nx;
 
 	/* the model's trace of the table */
 	n = strlen(want);
@@ -678,10 +650,10 @@ static int section(FILE *f, unsigned s)
 			} while (in_next == t);
 		}
 		fprintf(f, "%x\n", in_next);
-		put_phv(f, phv, pb);
+		print_bytes(f, phv, pb);
 		if (in_next != t) {
 			fprintf(f, "0 %x 0\n", in_next);
-			put_phv(f, phv, pb);
+			print_bytes(f, phv, pb);
 			n_pass++;
 			continue;
 		}
@@ -700,7 +672,7 @@ static int section(FILE *f, unsigned s)
 		}
 		if (agree(phv, alt, pb, got, want, "", s, c))
 			goto out;
-		out_next = st.exited || st.nx <= t ? PISA_NEXT_END : st.nx;
+		out_next = st.next;
 
 		hits += (unsigned)st.hit;
 		ran += st.a != NULL;
@@ -714,7 +686,7 @@ static int section(FILE *f, unsigned s)
 		else
 			n_fwd++;
 		fprintf(f, "%x %x %x\n", st.hit, out_next, st.a && st.a->ext);
-		put_phv(f, phv, pb);
+		print_bytes(f, phv, pb);
 	}
 	ret = 0;
 out:
@@ -780,7 +752,7 @@ static int chain_section(FILE *f, unsigned s, unsigned stages)
 			in_next = r == 0 ? PISA_NEXT_END : r;
 		}
 		fprintf(f, "%x\n", in_next);
-		put_phv(f, phv, pb);
+		print_bytes(f, phv, pb);
 
 		/* the model from in_next */
 		memcpy(alt, phv, pb + MODEL_SLACK);
@@ -804,18 +776,13 @@ static int chain_section(FILE *f, unsigned s, unsigned stages)
 			hits += (unsigned)st.hit;
 			ran += st.a != NULL;
 			externs += (unsigned)(st.a && st.a->ext);
-			if (st.exited) {
+			if (st.exited)
 				c_exit++;
-				next = PISA_NEXT_END;
-			} else if (st.nx <= next) {	/* back (or itself): ends the pass */
-				c_back++;
-				next = PISA_NEXT_END;
-			} else if (st.nx == PISA_NEXT_END) {
+			else if (st.nx == PISA_NEXT_END)
 				c_end++;
-				next = PISA_NEXT_END;
-			} else {
-				next = st.nx;
-			}
+			else if (st.nx <= next)	/* back (or itself): ends the pass */
+				c_back++;
+			next = st.next;
 		}
 		if (next == PISA_NEXT_END && ntab == 0)
 			c_end++;	/* came in as END */
@@ -826,7 +793,7 @@ static int chain_section(FILE *f, unsigned s, unsigned stages)
 		c_ran[ntab]++;
 		c_tables += ntab;
 		fprintf(f, "%x\n", next);
-		put_phv(f, phv, pb);
+		print_bytes(f, phv, pb);
 	}
 	ret = 0;
 out:
