@@ -28,9 +28,12 @@
 // field's bits land right-aligned (a field across two words takes the second word's top bits
 // under the first's); a write reads the field's word(s) and writes each back with the value,
 // rotated into place, under the field's mask. SET, NOT, AND, OR, XOR, EQ and NE whose operands
-// need no sign extension take their value without the ALU. Clocks: 2 an operand (3 when it
-// crosses a word), 1 to execute, the ALU's 2 .. 66 when used, 3 a written field (4 across
-// words); the next instruction is read meanwhile. A SET of one field to another: 6.
+// need no sign extension take their value without the ALU. A word read is registered before
+// the rotator takes it, so an operand's first word is asked for ahead (when the instruction is
+// decoded, or with the operand before) and a field's second word is waited for. Clocks: 2 an
+// operand (4 when it crosses a word), 1 to execute, the ALU's 2 .. 67 when used, 3 a written
+// field (5 across words); the next instruction is read meanwhile. A SET of one field to
+// another: 6.
 // Stream contract as everywhere in hw/: a word moves when valid && ready at a rising edge.
 `default_nettype none
 
@@ -123,8 +126,6 @@ reg [PW-1:0] f_phv_word;	// its first word in the PHV
 reg [5:0] f_bit;		// its first bit in that word, from the top
 reg [6:0] f_end;		// f_bit + its width: past 64, it runs into the next word
 reg [63:0] f_mask;		// its width's low bits
-reg [63:0] above_end;		// the word's bits after the field's end (in the second word if
-				// it crosses)
 reg [5:0] rot_by;		// the rotation: a read turns its words left by f_end mod 64 (so
 				// that the field's bits land right-aligned), a write its value
 				// right as much
@@ -143,6 +144,10 @@ function [63:0] reversed;
 endfunction
 
 wire [63:0] from_bit = low_ones(7'd64 - {1'b0, f_bit});	// the first word's bits from f_bit
+// the word's bits after the field's end (in the second word if it crosses); from the registered
+// end, not worked out with it: the end's adder and this decoder in one clock were the unit's
+// longest path
+wire [63:0] above_end = low_ones({1'b0, 6'd0 - f_end[5:0]});
 wire [63:0] tail = reversed(~above_end);	// a crossing field's low bits: the second word's
 
 // ---- operands ----
@@ -164,8 +169,16 @@ function [63:0] adata_word;	// action data word i, zero past the data
 	end
 endfunction
 
+// The word read, registered before the rotator takes it: a stage's PHV memory read and its
+// banks' mux, then the rotator, in one clock was the stage's longest path. A PHV word is
+// therefore used two clocks after its address is set (rd_wait: the clock between).
+reg [63:0] phv_word;
+reg rd_wait;
+always @(posedge clk)
+	phv_word <= phv_rdata;
+
 // one rotator: a read's words, or the value a write puts in place
-wire [63:0] rot_in = f_phv ? phv_rdata : f_second ? src_lo : src_hi;
+wire [63:0] rot_in = f_phv ? phv_word : f_second ? src_lo : src_hi;
 wire [127:0] rot_two = {rot_in, rot_in} >> rot_by;
 wire [63:0] rot_out = rot_two[63:0];
 wire [63:0] opnd_val = state == S_OPND_LO ? ((part & ~tail) | (rot_out & tail)) & f_mask :
@@ -176,8 +189,10 @@ wire [63:0] opnd_val = state == S_OPND_LO ? ((part & ~tail) | (rot_out & tail)) 
 reg alu_start;
 wire alu_busy, alu_done, alu_write, alu_carry;
 wire [63:0] alu_result;
-wire [7:0] alu_op = is_alu ? op : OP_SET;
-wire [6:0] alu_dw = op == OP_CLONE ? 7'd16 : op == OP_TRUNCATE ? 7'd64 : d_width;
+// its opcode and destination width, set with the instruction (decode): worked out from op at
+// the start, they lengthened the ALU's start path, the stage's longest
+reg [7:0] alu_op;
+reg [6:0] alu_dw;
 pisa_alu_seq u_alu (
 	.clk(clk), .rst(rst), .start(alu_start), .op(alu_op), .sgn(sgn),
 	.a(a_val), .a_width(a_width), .b(b_val), .b_width(b_width),
@@ -265,10 +280,10 @@ wire _unused = &{1'b0, rot_two[127:64], d_desc[27:23], o_desc[27:23], insn_rdata
 
 reg [63:0] w_rot;		// the value to write, rotated into place
 reg [63:0] w_mask_hi, w_mask_lo;	// its bits in the first word and in the second
-assign phv_we = state == S_WR_HI || state == S_WR_LO;
+assign phv_we = (state == S_WR_HI || state == S_WR_LO) && !rd_wait;
 assign phv_waddr = state == S_WR_LO ? f_phv_word + 1'b1 : f_phv_word;
-assign phv_wdata = state == S_WR_LO ? (phv_rdata & ~w_mask_lo) | (w_rot & w_mask_lo) :
-	(phv_rdata & ~w_mask_hi) | (w_rot & w_mask_hi);
+assign phv_wdata = state == S_WR_LO ? (phv_word & ~w_mask_lo) | (w_rot & w_mask_lo) :
+	(phv_word & ~w_mask_hi) | (w_rot & w_mask_hi);
 
 assign s_ready = state == S_IDLE;
 assign m_valid = state == S_DONE;
@@ -287,6 +302,10 @@ endtask
 task decode;
 	begin
 		op <= insn_rdata[255:248];
+		alu_op <= insn_rdata[255:248] >= OP_SET && insn_rdata[255:248] <= OP_MAX ?
+			insn_rdata[255:248] : OP_SET;
+		alu_dw <= insn_rdata[255:248] == OP_CLONE ? 7'd16 :
+			insn_rdata[255:248] == OP_TRUNCATE ? 7'd64 : insn_rdata[214:208];
 		sgn <= insn_rdata[240];
 		imm <= insn_rdata[239:224];
 		d_desc <= insn_rdata[223:192];
@@ -295,6 +314,8 @@ task decode;
 		a_value <= insn_rdata[127:64];
 		b_value <= insn_rdata[63:0];
 		opnd <= 1'b0;
+		// operand a's word (a_desc's offset / 64), should it be the PHV's
+		phv_raddr <= insn_rdata[160 + 6 +: PW];
 		insn_raddr <= insn_raddr + 1'b1;
 		left <= left - 1'b1;
 		state <= S_OPND;
@@ -306,6 +327,7 @@ task operand_done;
 	begin
 		if (!opnd && needs_b) begin
 			opnd <= 1'b1;
+			phv_raddr <= b_desc[PW+5:6];	// its word, should it be the PHV's
 			state <= S_OPND;
 		end else begin
 			state <= S_EXEC;
@@ -331,9 +353,11 @@ task load_field;
 		f_bit <= off[5:0];
 		f_end <= fend;
 		f_mask <= low_ones(width);
-		above_end <= low_ones({1'b0, 6'd0 - fend[5:0]});
 		rot_by <= write ? fend[5:0] : 6'd0 - fend[5:0];
 		phv_raddr <= off[PW+5:6];
+		// a read waits unless its word was asked for already (decode and operand_done
+		// always ask); a write's word is used two clocks on (S_WR_HI)
+		rd_wait <= from_phv && phv_raddr != off[PW+5:6];
 	end
 endtask
 
@@ -369,10 +393,13 @@ always @(posedge clk) begin
 			state <= S_OPND_HI;
 		end
 	S_OPND_HI, S_OPND_LO:
-		if (state == S_OPND_HI && f_cross) begin
+		if (rd_wait) begin
+			rd_wait <= 1'b0;
+		end else if (state == S_OPND_HI && f_cross) begin
 			part <= rot_out;
 			f_second <= 1'b1;
 			phv_raddr <= f_phv_word + 1'b1;
+			rd_wait <= f_phv;
 			state <= S_OPND_LO;
 		end else begin
 			if (opnd)
@@ -438,8 +465,11 @@ always @(posedge clk) begin
 		state <= S_WR_HI;
 	end
 	S_WR_HI, S_WR_LO:
-		if (state == S_WR_HI && f_cross) begin
+		if (rd_wait) begin
+			rd_wait <= 1'b0;
+		end else if (state == S_WR_HI && f_cross) begin
 			phv_raddr <= f_phv_word + 1'b1;
+			rd_wait <= 1'b1;
 			state <= S_WR_LO;
 		end else begin	// written: the instruction's next field, or the next instruction
 			wr_n <= wr_n + 2'd1;
@@ -457,6 +487,7 @@ always @(posedge clk) begin
 	if (rst) begin
 		state <= S_IDLE;
 		alu_start <= 1'b0;
+		rd_wait <= 1'b0;
 	end
 end
 
@@ -508,6 +539,14 @@ always @(*)
 always @(*)
 	if (!rst && phv_we)
 		assert (phv_waddr == phv_raddr);
+// ... and the word used (phv_word, a clock behind the memory) was read from that address
+reg [PW-1:0] f_word_addr;
+always @(posedge clk)
+	f_word_addr <= phv_raddr;
+always @(*)
+	if (f_past_valid && !rst && !rd_wait &&
+	    (f_reading && f_phv || state == S_WR_HI || state == S_WR_LO))
+		assert (f_word_addr == phv_raddr);
 
 // The field's bits in its first word and in the second: bit 63 - p of a word is the field's
 // when p (from the top) is at or past f_bit and before f_end (f_end - 64 in the second word).
@@ -534,7 +573,7 @@ always @(*)
 always @(*)
 	if (!rst && phv_we) begin
 		assert ((phv_wdata & ~(state == S_WR_LO ? f_in_lo : f_in_hi)) ==
-			(phv_rdata & ~(state == S_WR_LO ? f_in_lo : f_in_hi)));
+			(phv_word & ~(state == S_WR_LO ? f_in_lo : f_in_hi)));
 		assert ((phv_wdata & (state == S_WR_LO ? f_in_lo : f_in_hi)) ==
 			(state == S_WR_LO ? f_value_placed[63:0] : f_value_placed[127:64]));
 	end
@@ -547,16 +586,24 @@ always @(posedge clk)
 wire [127:0] f_words = {state == S_OPND_LO ? f_first_word : rot_in, rot_in};
 wire [127:0] f_shifted = state == S_OPND_LO ? f_words >> (8'd128 - {1'b0, f_end}) :
 	{64'd0, rot_in >> (7'd64 - f_end)};
+wire [127:0] f_first_turned = {f_first_word, f_first_word} >> rot_by;
 always @(*)
-	if (!rst && (state == S_OPND_LO || (state == S_OPND_HI && !f_cross))) begin
-		assert (f_end > {1'b0, f_bit});
+	if (!rst && state == S_OPND_LO)	// (the first word held through S_OPND_LO's wait)
+		assert (part == f_first_turned[63:0]);
+always @(*)
+	if (!rst && (state == S_OPND_LO || (state == S_OPND_HI && !f_cross)))
 		assert (opnd_val == (f_shifted[63:0] & f_mask));
-	end
 
 // the field's width is what its mask says: f_end - f_bit low bits
 always @(*)
-	if (!rst && (f_reading || f_writing))
+	if (!rst && (f_reading || f_writing)) begin
+		assert (f_end > {1'b0, f_bit});
+		assert (rot_by == (f_reading ? 6'd0 - f_end[5:0] : f_end[5:0]));
+		assert (f_second == (state == S_OPND_LO));
+		if (state == S_OPND_LO || state == S_WR_LO)
+			assert (f_cross);
 		assert (f_mask == low_ones(f_end - {1'b0, f_bit}));
+	end
 
 always @(posedge clk) begin
 	cover (state == S_WR_LO);

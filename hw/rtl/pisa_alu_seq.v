@@ -25,14 +25,14 @@
 //                                                                 dst; +1 when a is, and its sign
 //                                                                 is not the fill the op needs
 //   EQ, NE, LT, LE, GT, GE, MIN, MAX                              6
-//   ADDSAT, SUBSAT                                                7 in range; 8 .. 10 clamped
+//   ADDSAT, SUBSAT                                                8 in range; 9 .. 11 clamped
 //   MUL                                                           2 + min(dst_width, 64)
-//   SHL by k                                                      3 + k (k >= 1); 4 for k = 0 or
+//   SHL by k                                                      4 + k (k >= 1); 5 for k = 0 or
 //                                                                 k >= dst_width
-//   SHR by k                                                      67 - k (k >= 1); 5 for k = 0;
-//                                                                 4 for k >= dst_width
+//   SHR by k                                                      68 - k (k >= 1); 6 for k = 0;
+//                                                                 5 for k >= dst_width
 //   OP_MODU, OP_MULSAT                                            66
-// The worst case is 66 (MUL of 64 bits, SHL by 63, SHR by 1, OP_MODU, OP_MULSAT).
+// The worst case is 67 (SHL by 63, SHR by 1); 66 for MUL of 64 bits, OP_MODU and OP_MULSAT.
 //
 // Datapath: one 64-bit adder, the only carry chain (nothing chains into it in the same cycle),
 // and three registers: a_reg (a as latched), b_reg (b, then an extended operand), result.
@@ -83,7 +83,7 @@ localparam [4:0] S_IDLE = 5'd0, S_EXTB = 5'd1, S_BANDB = 5'd2, S_EXTA = 5'd3, S_
 	S_FIN = 5'd5, S_CMP1 = 5'd6, S_CMP2 = 5'd7, S_SAT1 = 5'd8, S_FITS = 5'd9, S_FITS2 = 5'd10,
 	S_FITS3 = 5'd11, S_CLR = 5'd12, S_CLAMP = 5'd13, S_SATMIN = 5'd14, S_MUL1 = 5'd15,
 	S_SCAN = 5'd16, S_SHPREP = 5'd17, S_FIX = 5'd18, S_CMP1B = 5'd19,
-	S_MM2 = 5'd20;
+	S_MM2 = 5'd20, S_FITS4 = 5'd21, S_SHWAIT = 5'd22;
 
 // X and G, the adder's operands
 localparam [1:0] X_ZERO = 2'd0, X_R = 2'd1, X_SHL = 2'd2, X_NR = 2'd3;
@@ -147,6 +147,10 @@ reg rce, bld, clr;			// write result, load b_reg from result, clear result
 reg feed_reg, feed_next;		// the bit result << 1 shifts in
 reg ci_reg, ci_next;			// the adder's carry in
 reg cmp_reg;				// the compare's result bit
+// Flags of result, registered a clock before the state that branches on them: from result
+// through the next state into every next control was the ALU's longest path.
+reg zr_reg;				// result is 0 (S_FITS4: the sum fits)
+reg sh_big_reg, sh_kz_reg;		// S_SHPREP: b >= dst_width; b mod 64 is 0
 
 // ---- opcode classes at start ----
 wire d_modu = op == OP_MODU;
@@ -268,7 +272,7 @@ always @* begin
 		if (!a_fix)
 			fs = F_SA;
 	end
-	S_CMP1, S_CMP1B: rce = 1'b0;
+	S_CMP1, S_CMP1B, S_FITS4, S_SHWAIT: rce = 1'b0;
 	S_FITS: bld = 1'b1;
 	S_CLR: clr = 1'b1;
 	S_CMP2: clr = !c_minmax && !cmp_reg;
@@ -317,7 +321,7 @@ always @* begin
 		if (b_band)
 			state_next = S_BANDB;
 		else if (c_shl || c_shr)
-			state_next = S_SHPREP;
+			state_next = S_SHWAIT;
 		else if (c_mul)
 			state_next = S_MUL1;
 		else
@@ -364,9 +368,11 @@ always @* begin
 	end
 	S_FITS: state_next = S_FITS2;
 	S_FITS2: state_next = S_FITS3;
-	S_FITS3: begin
-		if (zr && !clamp_reg)
-			done_next = 1'b1;
+	S_FITS3: state_next = S_FITS4;
+	S_SHWAIT: state_next = S_SHPREP;
+	S_FITS4: begin
+		if (zr_reg && !clamp_reg)
+			done_next = 1'b1;	// result is the sum masked (S_FITS3)
 		else
 			state_next = S_CLR;
 	end
@@ -393,9 +399,9 @@ always @* begin
 	S_SHPREP: begin
 		// SHL steps k times, SHR walks a from bit 63 down to k; a shift by 0 (SHR: a
 		// extended again) or by dst_width or more takes one more pass
-		if (c_shr && sh_kz && !sh_big)
+		if (c_shr && sh_kz_reg && !sh_big_reg)
 			state_next = S_EXTA;
-		else if (sh_big || sh_kz)
+		else if (sh_big_reg || sh_kz_reg)
 			state_next = S_FIN;
 		else
 			state_next = S_SCAN;
@@ -444,7 +450,7 @@ always @* begin
 		or_next = fin_or;
 		bm_next = fin_bm;
 		ci_next = fin_ci;
-		if (c_shl && sh_big)
+		if (c_shl && sh_big_reg)
 			ws_next = W_0;
 	end
 	S_CMP1: begin
@@ -601,6 +607,9 @@ always @(posedge clk) begin
 		sign_a_reg <= sign_a;
 	if (state_reg == S_CMP1B)
 		cmp_reg <= cmp_bit;
+	zr_reg <= zr;
+	sh_big_reg <= sh_big;
+	sh_kz_reg <= sh_kz;
 	if (state_reg == S_FIN && c_addsub)
 		carry_out <= cout ^ c_sub;
 

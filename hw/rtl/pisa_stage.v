@@ -142,23 +142,31 @@ wire [63:0] au_wdata;
 wire au_we;
 wire in_word = s_valid && s_ready;
 wire out_word = m_valid && m_ready;
-wire working = state != S_IDLE;
-wire looking = state == S_LOOK || state == S_MATCH;
-wire acting = state == S_ACT || state == S_RUN;
-wire [PW-1:0] work_raddr = looking ? match_raddr[PA-1:3] : acting ? au_raddr : cond_addr;
+// Per bank, which reader's address its read port takes, one-hot registers set with the state
+// (go), and the work bank one-hot: decoded from the state and work_bank they were the front and
+// middle of the stage's longest path (an operand's read).
+reg [BANKS-1:0] work_at, look_at, act_at, cond_at;
 wire [64*BANKS-1:0] bank_rdata;
 genvar gb;
 generate for (gb = 0; gb < BANKS; gb = gb + 1) begin : g_bank
 	wire filling = in_bank == gb;
-	wire worked = working && work_bank == gb;
 	pisa_ram #(.WIDTH(64), .DEPTH(PHV_BYTES / 8)) u_phv (
-		.clk(clk), .we(filling && in_word || worked && au_we),
+		.clk(clk), .we(filling && in_word || act_at[gb] && au_we),
 		.waddr(filling && in_word ? in_addr : au_waddr),
 		.wdata(filling && in_word ? s_data : au_wdata),
-		.raddr(worked ? work_raddr : out_addr), .rdata(bank_rdata[64 * gb +: 64])
+		.raddr(act_at[gb] ? au_raddr : look_at[gb] ? match_raddr[PA-1:3] :
+			cond_at[gb] ? cond_addr : out_addr),
+		.rdata(bank_rdata[64 * gb +: 64])
 	);
 end endgenerate
-wire [63:0] phv_word = bank_rdata[64 * work_bank +: 64];
+reg [63:0] phv_word;			// the work bank's word read
+integer bk;
+always @(*) begin
+	phv_word = 64'd0;
+	for (bk = 0; bk < BANKS; bk = bk + 1)
+		if (work_at[bk])
+			phv_word = phv_word | bank_rdata[64 * bk +: 64];
+end
 wire [7:0] match_rdata = phv_word[8 * (7 - match_raddr[2:0]) +: 8];
 wire [15:0] work_next = bank_next[16 * work_bank +: 16];
 
@@ -231,13 +239,23 @@ wire [63:0] cond_lo_mask = {64{1'b1}} >> cond_bit & ~({64{1'b1}} >> cond_end);
 wire [63:0] cond_hi_mask = ~({64{1'b1}} >> (cond_end - 7'd64));
 wire cond_crosses = cond_end > 7'd64;
 
+// the work's next state, and the readers' turns in it
+task go(input [3:0] next);
+begin
+	state <= next;
+	look_at <= next == S_LOOK || next == S_MATCH ? work_at : {BANKS{1'b0}};
+	act_at <= next == S_ACT || next == S_RUN ? work_at : {BANKS{1'b0}};
+	cond_at <= next == S_ROW || next >= S_DECIDE ? work_at : {BANKS{1'b0}};
+end
+endtask
+
 // the row's action id within the action memory, or none
 task choose(input some, input [15:0] id, input [DATA_W-1:0] data);
 begin
 	act_some <= some && {16'd0, id} < ACTIONS;
 	act_id <= id[AB-1:0];
 	act_data <= data;
-	state <= S_ROW;
+	go(S_ROW);
 end
 endtask
 
@@ -258,7 +276,8 @@ begin
 	bank_extern[work_bank] <= extern_flag;
 	done[work_bank] <= 1'b1;
 	work_bank <= next_bank(work_bank);
-	state <= S_IDLE;
+	work_at <= work_at << 1 | work_at >> (BANKS - 1);
+	go(S_IDLE);
 end
 endtask
 
@@ -294,11 +313,11 @@ always @(posedge clk) begin
 			else if (cfg_kind == KIND_KEYLESS)
 				choose(cfg_default_valid, cfg_default_action, cfg_default_data);
 			else
-				state <= S_LOOK;
+				go(S_LOOK);
 		end
 	S_LOOK:
 		if (start_ready)
-			state <= S_MATCH;
+			go(S_MATCH);
 	S_MATCH:
 		if (mt_valid) begin
 			hit <= mt_hit;
@@ -308,36 +327,37 @@ always @(posedge clk) begin
 				choose(cfg_default_valid, cfg_default_action, cfg_default_data);
 		end
 	S_ROW:	// the action memory's record is read
-		state <= ran ? S_ACT : S_DECIDE;
+		go(ran ? S_ACT : S_DECIDE);
 	S_ACT:
 		if (au_ready)
-			state <= S_RUN;
+			go(S_RUN);
 	S_RUN:
 		if (au_valid) begin
 			exited <= au_exit;
 			ext <= au_extern;
-			state <= S_DECIDE;
+			go(S_DECIDE);
 		end
 	S_DECIDE: begin	// the condition read (after the action), or none to read
 		cond_addr <= cfg_cond_off[PA+2:6];
-		state <= cfg_next_mode == NEXT_COND && !exited ? S_COND : S_FINISH;
+		go(cfg_next_mode == NEXT_COND && !exited ? S_COND : S_FINISH);
 	end
 	S_COND: begin
 		cond <= |(phv_word & cond_lo_mask);
 		cond_addr <= cond_addr + 1'b1;
-		state <= cond_crosses ? S_COND_HI : S_FINISH;
+		go(cond_crosses ? S_COND_HI : S_FINISH);
 	end
 	S_COND_HI: begin
 		cond <= cond || |(phv_word & cond_hi_mask);
-		state <= S_FINISH;
+		go(S_FINISH);
 	end
 	default:	// S_FINISH
 		finish((exited || nx <= cfg_table) ? END : nx, hit, ext);
 	endcase
 	if (rst) begin
-		state <= S_IDLE;
+		go(S_IDLE);
 		in_bank <= 0;
 		work_bank <= 0;
+		work_at <= 1;
 		out_bank <= 0;
 		in_addr <= 0;
 		out_addr <= 0;

@@ -20,7 +20,7 @@
 
 module tb_pisa_alu_seq;
 
-localparam MAX_CYCLES = 66;		// pisa_alu_seq's header: the worst case
+localparam MAX_CYCLES = 67;		// pisa_alu_seq's header: the worst case
 localparam [7:0] OP_MODU = 8'd64, OP_MULSAT = 8'd65;
 localparam RANDOM_OPS = 20000;		// phase 3
 localparam EXTRA_OPS = 3000;		// phase 2
