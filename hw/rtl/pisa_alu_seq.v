@@ -49,7 +49,7 @@
 // saturating ops compare the sum with itself extended from the destination's width.
 // Every control that selects per-bit logic (X, G, the mask, the fill mode) comes straight
 // from a register, set with the state: computed combinationally, yosys duplicates it into
-// every bit.
+// every bit. (The mask's width goes through a small mux from ws_reg into its per-byte terms.)
 `default_nettype none
 
 module pisa_alu_seq (
@@ -102,7 +102,7 @@ reg done_next;
 reg [63:0] a_reg, b_reg;
 reg [6:0] aw_reg, dw_reg, dwm1_reg;
 reg [5:0] bw_reg;			// b_width mod 64: the sign bit index
-reg [6:0] wa_reg;			// a's mask width in S_EXTA
+reg [6:0] wa_reg, wb_reg;		// a's and b's mask widths in S_EXTA and S_EXTB
 reg sgn_reg;
 // a and b extended for ADD .. SUBC, AND, OR, XOR (and a for SET) are masked to dst_width
 // with the bits above set to *_above: 1 for a of ADD .. SUBC and b of SUB/SUBC (the carry
@@ -138,9 +138,11 @@ reg neg_reg, neg_next;			// SAT: negative (clamp to the minimum, or 0 unsigned)
 reg [1:0] x_next, g_next;
 reg xm_reg, xm_next;			// S = X ^ G (XOR, S_FITS2; it shares the adder's LUTs)
 reg or_reg, or_next;			// fill 1: result = S | ~m (else S & m)
-reg bm_reg, bm_next;			// m = b_reg (else ones below w_reg)
-reg [6:0] w_reg, w_next;		// the mask's width
-reg [2:0] ws_next;			// and where it comes from
+reg bm_reg, bm_next;			// m = b_reg (else ones below w)
+// The mask's width is chosen in the cycle that uses it, by a register that says where it comes
+// from: chosen with the next state, it ended the ALU's longest path.
+reg [2:0] ws_reg, ws_next;
+reg [6:0] w;
 // controls that select no per-bit logic; fs, rce, bld, clr from the current state
 reg [1:0] fs;				// the fill bit's source
 reg rce, bld, clr;			// write result, load b_reg from result, clear result
@@ -191,13 +193,21 @@ always @* begin
 	X_SHL: x_v = {result[62:0], feed_reg};
 	default: x_v = ~result;
 	endcase
-	// m, ones below w_reg, in two levels: per byte H, m_gt (all ones) and m_eq (holds
+	case (ws_reg)
+	W_WA: w = wa_reg;
+	W_WB: w = wb_reg;
+	W_DWM1: w = dwm1_reg;
+	W_64: w = 7'd64;
+	W_0: w = 7'd0;
+	default: w = dw_reg;
+	endcase
+	// m, ones below w, in two levels: per byte H, m_gt (all ones) and m_eq (holds
 	// the boundary); per bit L of a byte, m_lt (one in the boundary byte); both m_gt
 	// and m_eq: b_reg
 	for (hh = 4'd0; hh < 4'd8; hh = hh + 4'd1) begin
-		m_gt[hh[2:0]] = bm_reg || w_reg[6:3] > hh;
-		m_eq[hh[2:0]] = bm_reg || w_reg[6:3] == hh;
-		m_lt[hh[2:0]] = w_reg[2:0] > hh[2:0];
+		m_gt[hh[2:0]] = bm_reg || w[6:3] > hh;
+		m_eq[hh[2:0]] = bm_reg || w[6:3] == hh;
+		m_lt[hh[2:0]] = w[2:0] > hh[2:0];
 	end
 	for (i = 0; i < 64; i = i + 1) begin
 		if (m_gt[i / 8] && m_eq[i / 8])
@@ -548,15 +558,6 @@ always @* begin
 	end
 	default: ;
 	endcase
-
-	case (ws_next)
-	W_WA: w_next = start_ok ? (d_a_fix ? dst_width : a_width) : wa_reg;
-	W_WB: w_next = d_b_fix ? dst_width : b_width;	// only at start
-	W_DWM1: w_next = dwm1_reg;
-	W_64: w_next = 7'd64;
-	W_0: w_next = 7'd0;
-	default: w_next = dw_reg;
-	endcase
 end
 
 always @(posedge clk) begin
@@ -572,7 +573,7 @@ always @(posedge clk) begin
 	xm_reg <= xm_next;
 	or_reg <= or_next;
 	bm_reg <= bm_next;
-	w_reg <= w_next;
+	ws_reg <= ws_next;
 
 	bit_reg <= bit_next;
 	r64_reg <= r64_next;
@@ -619,6 +620,7 @@ always @(posedge clk) begin
 		dw_reg <= dst_width;
 		dwm1_reg <= dst_width - 7'd1;
 		wa_reg <= d_a_fix ? dst_width : a_width;
+		wb_reg <= d_b_fix ? dst_width : b_width;
 		bw_reg <= b_width[5:0];
 		sgn_reg <= sgn;
 		a_fix <= d_a_fix;

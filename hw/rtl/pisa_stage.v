@@ -112,7 +112,8 @@ localparam DATA_W = 8 * DATA_BYTES;
 localparam [15:0] END = 16'hFFFF;
 localparam [1:0] KIND_KEYLESS = 2'd2, NEXT_ACTION = 2'd1, NEXT_COND = 2'd2;
 localparam [3:0] S_IDLE = 4'd0, S_LOOK = 4'd1, S_MATCH = 4'd2, S_ROW = 4'd3, S_ACT = 4'd4,
-	S_RUN = 4'd5, S_DECIDE = 4'd6, S_COND = 4'd7, S_COND_HI = 4'd8, S_FINISH = 4'd9;
+	S_RUN = 4'd5, S_DECIDE = 4'd6, S_COND = 4'd7, S_COND_HI = 4'd8, S_FINISH = 4'd9,
+	S_COND_WAIT = 4'd10;
 
 // ---- the PHV memories: a ring of banks that the input fills, the work (lookup, action,
 // condition) then changes and the output empties, each in turn; per bank the PHV's next table,
@@ -168,6 +169,11 @@ always @(*) begin
 			phv_word = phv_word | bank_rdata[64 * bk +: 64];
 end
 wire [7:0] match_rdata = phv_word[8 * (7 - match_raddr[2:0]) +: 8];
+// the condition's word, registered before its bits are tested (the read, the banks' mux and the
+// test in one clock were the stage's longest path): read two clocks after its address is set
+reg [63:0] cond_word;
+always @(posedge clk)
+	cond_word <= phv_word;
 wire [15:0] work_next = bank_next[16 * work_bank +: 16];
 
 assign s_ready = !full[in_bank];
@@ -239,13 +245,16 @@ wire [63:0] cond_lo_mask = {64{1'b1}} >> cond_bit & ~({64{1'b1}} >> cond_end);
 wire [63:0] cond_hi_mask = ~({64{1'b1}} >> (cond_end - 7'd64));
 wire cond_crosses = cond_end > 7'd64;
 
-// the work's next state, and the readers' turns in it
+// the work's next state, the readers' turns in it, and the condition's first word for S_DECIDE
 task go(input [3:0] next);
 begin
 	state <= next;
 	look_at <= next == S_LOOK || next == S_MATCH ? work_at : {BANKS{1'b0}};
 	act_at <= next == S_ACT || next == S_RUN ? work_at : {BANKS{1'b0}};
+	// the condition's: every other state of the work (S_ROW, S_DECIDE .. S_COND_WAIT)
 	cond_at <= next == S_ROW || next >= S_DECIDE ? work_at : {BANKS{1'b0}};
+	if (next == S_DECIDE)	// the condition's first word, read in S_DECIDE
+		cond_addr <= cfg_cond_off[PA+2:6];
 end
 endtask
 
@@ -337,17 +346,17 @@ always @(posedge clk) begin
 			ext <= au_extern;
 			go(S_DECIDE);
 		end
-	S_DECIDE: begin	// the condition read (after the action), or none to read
-		cond_addr <= cfg_cond_off[PA+2:6];
+	S_DECIDE:	// the condition's first word read (after the action), or none to read
 		go(cfg_next_mode == NEXT_COND && !exited ? S_COND : S_FINISH);
-	end
 	S_COND: begin
-		cond <= |(phv_word & cond_lo_mask);
+		cond <= |(cond_word & cond_lo_mask);
 		cond_addr <= cond_addr + 1'b1;
-		go(cond_crosses ? S_COND_HI : S_FINISH);
+		go(cond_crosses ? S_COND_WAIT : S_FINISH);
 	end
+	S_COND_WAIT:	// the second word read
+		go(S_COND_HI);
 	S_COND_HI: begin
-		cond <= cond || |(phv_word & cond_hi_mask);
+		cond <= cond || |(cond_word & cond_hi_mask);
 		go(S_FINISH);
 	end
 	default:	// S_FINISH

@@ -148,6 +148,7 @@ struct act {		/* a global action: its instructions, where they are */
 struct tbl {		/* a table as the generator made it */
 	unsigned t, kind, mode, nrows;
 	struct key k;
+	struct pisa_field cond;			/* COND: its field (else width 0) */
 	unsigned list[MAX_ACTIONS], nlist;	/* its actions, in its order (the model's index) */
 	int in[MAX_ACTIONS];			/* per global action: the table lists it */
 	unsigned anext[MAX_ACTIONS];		/* per global action: its next in this table */
@@ -219,7 +220,8 @@ static int put_row(struct pisa_model *m, const struct pisa_image *img, unsigned 
 	return pisa_model_ops.write_row(m, (uint16_t)t, idx, b.b, b.len);
 }
 
-/* COND's field: a third of them in a field an action of the table writes (if one does). */
+/* COND's field: a third of them in a field an action of the table writes (if one does); of
+ * the others half across a word boundary, so that its second word counts. */
 static struct pisa_field cond_field(const struct tbl *tl)
 {
 	static struct pisa_operand cand[MAX_ACTIONS * MAX_INSNS];
@@ -239,6 +241,12 @@ static struct pisa_field cond_field(const struct tbl *tl)
 			return (struct pisa_field){ d.off, d.width };
 		off = d.off + (unsigned)(rnd() % d.width);
 		return (struct pisa_field){ (uint16_t)off, 1 };
+	}
+	if (!one && rnd() % 2 == 0) {	/* 1 .. w - 1 of its w bits in the first word */
+		w = 2 + (unsigned)(rnd() % 63);
+		off = 64 * (1 + (unsigned)(rnd() % (phv_bits / 64 - 1))) - 1 -
+		      (unsigned)(rnd() % (w - 1));
+		return (struct pisa_field){ (uint16_t)off, (uint16_t)w };
 	}
 	w = one ? 1 : 1 + (unsigned)(rnd() % 64);
 	off = (unsigned)(rnd() % (phv_bits - w + 1));
@@ -332,8 +340,9 @@ static int add_table(struct pisa_image *img, struct tbl *tl, unsigned stages)
 	tb->next_mode = (uint8_t)tl->mode;
 	tb->next_hit = (uint16_t)draw_next(t, stages);
 	tb->next_miss = (uint16_t)draw_next(t, stages);
+	tl->cond = (struct pisa_field){ 0, 0 };
 	if (tl->mode == PISA_NEXT_COND)
-		tb->cond = cond_field(tl);
+		tl->cond = tb->cond = cond_field(tl);
 	tb->default_action = (uint16_t)tl->list[0];
 	return 0;
 }
@@ -455,13 +464,31 @@ static void put_config(FILE *f, const struct pisa_image *img, const struct tbl *
 }
 
 /* A PHV: random bytes, for a keyed table (tl, NULL for none) 3/4 of them with the key fields of
- * one of its sources. */
+ * one of its sources; for a COND table half of them with its field's bits in its first word, in
+ * its second or in both cleared (random bits would make it true almost always). */
 static void random_phv(uint8_t *phv, const struct tbl *tl)
 {
 	unsigned i;
 
 	for (i = 0; i < phv_bits / 8; i++)
 		phv[i] = (uint8_t)rnd();
+	if (tl && tl->cond.width && rnd() % 2 == 0) {
+		unsigned off = tl->cond.bitoff, w = tl->cond.width, first = 64 - off % 64;
+
+		if (first > w)
+			first = w;
+		switch (rnd() % 3) {
+		case 0:
+			pisa_bits_set(phv, off, first, 0);
+			break;
+		case 1:
+			if (w > first)
+				pisa_bits_set(phv, off + first, w - first, 0);
+			break;
+		default:
+			pisa_bits_set(phv, off, w, 0);
+		}
+	}
 	if (tl && tl->kind != 2 && rnd() % 4 != 0) {	/* a source's key, the other bits random */
 		const uint8_t *sp = tl->src[rnd() % SOURCES];
 
