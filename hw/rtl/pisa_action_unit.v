@@ -19,9 +19,13 @@
 // SETINVALID, EXIT (m_exit: the pass ends), DROP, and the requests that only write intrinsic
 // metadata: CLONE, RESUBMIT, RECIRCULATE, TRUNCATE. Operands: PHV and ADATA fields of 1 .. 64
 // bits at any bit offset (an ADATA field past the data reads zero bits), CONST, and NONE/PKT
-// (zero outside the parser). The rest are the stage's, not this unit's: COPYHDR (it needs the
-// header table), COUNT, REG_READ, REG_WRITE, METER, DMETER, HASH, RANDOM and DIGEST are
-// skipped and reported (m_extern); parser-only and unknown opcodes are NOPs, as in the model.
+// (zero outside the parser). With EXTERNS, COUNT, REG_READ and REG_WRITE go out on the x_*
+// port (pisa_stage_externs answers them): a, and b or (COUNT) the PHV's packet_length, are read
+// as operands, x_start is high for a clock, and the unit waits for x_done; REG_READ writes
+// x_result to its dst. The rest are the stage's, not this unit's: COPYHDR (it needs the header
+// table), METER, DMETER, HASH, RANDOM and DIGEST, and without EXTERNS COUNT, REG_READ and
+// REG_WRITE, are skipped and reported (m_extern); parser-only and unknown opcodes are NOPs, as
+// in the model.
 // Fields must lie inside the PHV and header ids be the image's (what loads the image checks).
 //
 // How: a field is read a word at a time, each word turned on one 64-bit rotator so that the
@@ -42,6 +46,7 @@ module pisa_action_unit #(
 					// validity bits from byte 64)
 	parameter DATA_BYTES = 8,	// action data a row carries, 1 ..
 	parameter IA = 8,		// instruction memory address bits
+	parameter EXTERNS = 0,		// 1: COUNT, REG_READ and REG_WRITE go out on x_*
 	parameter PW = $clog2(PHV_BYTES / 8)	// (derived) PHV word address bits
 ) (
 	input  wire                    clk,
@@ -62,6 +67,17 @@ module pisa_action_unit #(
 	output wire [PW-1:0]           phv_waddr,
 	output wire [63:0]             phv_wdata,
 
+	output reg                     x_start,	// COUNT, REG_READ or REG_WRITE (EXTERNS):
+	output wire [7:0]              x_op,		// the instruction and its operands,
+	output wire [15:0]             x_imm,		// held until x_done
+	output wire                    x_sgn,
+	output wire [63:0]             x_a,
+	output wire [6:0]              x_a_width,
+	output wire [63:0]             x_b,
+	output wire [6:0]              x_b_width,
+	input  wire                    x_done,
+	input  wire [63:0]             x_result,	// REG_READ's value, with x_done
+
 	output reg                     m_exit,		// the action ran EXIT
 	output reg                     m_extern,	// it ran an instruction that is the stage's
 	output wire                    m_valid,
@@ -74,20 +90,22 @@ localparam [7:0] OP_SET = 8'd1, OP_MAX = 8'd22, OP_JZ = 8'd23, OP_JNZ = 8'd24,
 	OP_AND = 8'd9, OP_OR = 8'd10, OP_XOR = 8'd11, OP_NOT = 8'd12,
 	OP_EQ = 8'd15, OP_NE = 8'd16,
 	OP_SETVALID = 8'd25, OP_SETINVALID = 8'd26, OP_COPYHDR = 8'd27, OP_EXIT = 8'd28,
-	OP_COUNT = 8'd29, OP_RANDOM = 8'd35, OP_CLONE = 8'd36, OP_RESUBMIT = 8'd37,
-	OP_RECIRCULATE = 8'd38, OP_TRUNCATE = 8'd39, OP_DIGEST = 8'd40, OP_DROP = 8'd41;
+	OP_COUNT = 8'd29, OP_REG_READ = 8'd30, OP_REG_WRITE = 8'd31, OP_RANDOM = 8'd35,
+	OP_CLONE = 8'd36, OP_RESUBMIT = 8'd37, OP_RECIRCULATE = 8'd38, OP_TRUNCATE = 8'd39,
+	OP_DIGEST = 8'd40, OP_DROP = 8'd41;
 localparam [3:0] K_PHV = 4'd1, K_CONST = 4'd2, K_ADATA = 4'd3;
 
 // Intrinsic metadata fields (lib/pisa_image.h's PISA_SM_* and PISA_IM_*): {bit offset, width}
 localparam [22:0] F_EGRESS_SPEC = {16'd23, 7'd9}, F_MCAST_GRP = {16'd48, 7'd16},
 	F_CLONE_SESSION = {16'd416, 7'd16}, F_CLONE_TYPE = {16'd432, 7'd8},
 	F_CLONE_FLIST = {16'd440, 7'd8}, F_RESUBMIT_FLIST = {16'd448, 7'd8},
-	F_RECIRC_FLIST = {16'd456, 7'd8}, F_TRUNCATE_LEN = {16'd464, 7'd16};
+	F_RECIRC_FLIST = {16'd456, 7'd8}, F_TRUNCATE_LEN = {16'd464, 7'd16},
+	F_PACKET_LENGTH = {16'd128, 7'd32};
 localparam [15:0] VALID_BITS = 16'd512;	// header h's validity bit is PHV bit 512 + h
 
 localparam [3:0] S_IDLE = 4'd0, S_FETCH = 4'd1, S_OPND = 4'd2, S_OPND_HI = 4'd3,
 	S_OPND_LO = 4'd4, S_EXEC = 4'd5, S_ALU = 4'd6, S_WR_SEL = 4'd7, S_WR_PREP = 4'd8,
-	S_WR_HI = 4'd9, S_WR_LO = 4'd10, S_DONE = 4'd11, S_SKIP = 4'd12;
+	S_WR_HI = 4'd9, S_WR_LO = 4'd10, S_DONE = 4'd11, S_SKIP = 4'd12, S_EXTERN = 4'd13;
 
 localparam [63:0] ONES = {64{1'b1}};
 
@@ -108,13 +126,19 @@ wire [6:0] d_width = d_desc[22:16];
 wire [6:0] a_width = a_desc[22:16], b_width = b_desc[22:16];
 
 wire is_alu = op >= OP_SET && op <= OP_MAX;
-wire is_extern = op == OP_COPYHDR || (op >= OP_COUNT && op <= OP_RANDOM) || op == OP_DIGEST;
-wire needs_a = is_alu || op == OP_JZ || op == OP_JNZ || op == OP_CLONE || op == OP_TRUNCATE;
-wire needs_b = is_alu && op != OP_SET && op != OP_NOT;	// SET and NOT read a only
+// the externs the stage runs (EXTERNS), and those it reports
+wire is_stage_x = EXTERNS != 0 && op >= OP_COUNT && op <= OP_REG_WRITE;
+wire is_extern = !is_stage_x &&
+	(op == OP_COPYHDR || (op >= OP_COUNT && op <= OP_RANDOM) || op == OP_DIGEST);
+wire needs_a = is_alu || op == OP_JZ || op == OP_JNZ || op == OP_CLONE || op == OP_TRUNCATE ||
+	is_stage_x;
+// SET and NOT read a only; COUNT's b is the packet length, REG_READ has none
+wire needs_b = is_alu && op != OP_SET && op != OP_NOT || is_stage_x && op != OP_REG_READ;
 // the fields an instruction writes (after its ALU step, if any)
 wire [1:0] writes = op == OP_CLONE ? 2'd3 : op == OP_DROP ? 2'd2 :
 	(op == OP_SETVALID || op == OP_SETINVALID || op == OP_RESUBMIT ||
-	 op == OP_RECIRCULATE || op == OP_TRUNCATE || (is_alu && d_kind == K_PHV)) ? 2'd1 : 2'd0;
+	 op == OP_RECIRCULATE || op == OP_TRUNCATE ||
+	 ((is_alu || is_stage_x && op == OP_REG_READ) && d_kind == K_PHV)) ? 2'd1 : 2'd0;
 
 // ---- the field being read or written, and where it lies in the words. Loaded with its
 // read's address; an operand's CONST value (or zero) is read as a field ending word 0 of
@@ -361,8 +385,17 @@ task load_field;
 	end
 endtask
 
+assign x_op = op;
+assign x_imm = imm;
+assign x_sgn = sgn;
+assign x_a = a_val;
+assign x_a_width = a_width;
+assign x_b = b_val;
+assign x_b_width = b_width;
+
 always @(posedge clk) begin
 	alu_start <= 1'b0;
+	x_start <= 1'b0;
 	case (state)
 	S_IDLE:
 		if (s_valid) begin
@@ -380,7 +413,10 @@ always @(posedge clk) begin
 		if (!(opnd ? needs_b : needs_a)) begin
 			state <= S_EXEC;
 		end else begin
-			case (o_kind)
+			if (EXTERNS != 0 && opnd && op == OP_COUNT)	// (b read only then)
+				load_field(F_PACKET_LENGTH[PW+12:7], F_PACKET_LENGTH[6:0], 1'b1,
+					64'd0, 64'd0, 1'b0);
+			else case (o_kind)
 			K_PHV: load_field(o_desc[PW+5:0], o_width, 1'b1, 64'd0, 64'd0, 1'b0);
 			K_ADATA: load_field(o_desc[PW+5:0], o_width, 1'b0,
 				adata_word({1'b0, o_desc[15:6]}),
@@ -421,6 +457,9 @@ always @(posedge clk) begin
 		end else if (is_alu || op == OP_CLONE || op == OP_TRUNCATE) begin
 			alu_start <= 1'b1;
 			state <= S_ALU;
+		end else if (is_stage_x) begin
+			x_start <= 1'b1;
+			state <= S_EXTERN;
 		end else if (op == OP_EXIT) begin
 			m_exit <= 1'b1;
 			state <= S_DONE;
@@ -438,6 +477,14 @@ always @(posedge clk) begin
 			if (is_alu)
 				carry <= alu_carry;
 			result <= alu_result;
+			if (writes != 2'd0)
+				state <= S_WR_SEL;
+			else
+				next_insn;
+		end
+	S_EXTERN:
+		if (x_done) begin
+			result <= x_result;
 			if (writes != 2'd0)
 				state <= S_WR_SEL;
 			else
@@ -487,6 +534,7 @@ always @(posedge clk) begin
 	if (rst) begin
 		state <= S_IDLE;
 		alu_start <= 1'b0;
+		x_start <= 1'b0;
 		rd_wait <= 1'b0;
 	end
 end
@@ -611,6 +659,10 @@ always @(posedge clk) begin
 	cover (m_valid && m_exit);
 	cover (m_valid && m_extern);
 end
+generate if (EXTERNS != 0) begin : g_cover_externs
+	always @(posedge clk)
+		cover (state == S_EXTERN && x_done && op == OP_REG_READ);
+end endgenerate
 `endif
 
 endmodule

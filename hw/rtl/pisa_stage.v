@@ -19,8 +19,11 @@
 //     next_hit : next_miss; ACTION the action's next, next_miss when none ran; COND the field
 //     cfg_cond_* read after the action != 0 ? next_hit : next_miss. EXIT, or a next at or before
 //     this table (the model lets next pointers go forward only), ends the pass: 16'hFFFF.
-// m_hit: the lookup hit a row. m_extern: the action ran an instruction the stage does not run
-// yet (COPYHDR, the externs: pisa_action_unit's m_extern); direct counters are not kept either.
+// The action's COUNT, REG_READ and REG_WRITE work on the stage's counters and registers
+// (pisa_stage_externs: cfg_reg_*, cfg_cnt_*, their cells read and written through x_ctl_*
+// between instructions). m_hit: the lookup hit a row. m_extern: the action ran an instruction
+// the stage does not run yet (COPYHDR, METER, DMETER, HASH, RANDOM, DIGEST: pisa_action_unit's
+// m_extern); direct counters are not kept either.
 // Configuration (cfg_*) holds while a PHV is in the stage; memories and rows are written
 // between PHVs (the exact and ternary units' row ports are pisa_stage_match's).
 // BANKS PHV memories in a ring: one PHV's words come in, another's lookup and action run and a
@@ -41,6 +44,9 @@ module pisa_stage #(
 	parameter ACTIONS = 16,			// action memory: ids 0 .. ACTIONS - 1, a power of 2
 	parameter IA = 8,			// instruction memory address bits
 	parameter BANKS = 3,			// PHV memories, 1 .. 4
+	parameter XA = 6,			// register and counter cells: 2^XA words
+	parameter NREGS = 4,			// register ids 0 .. NREGS - 1
+	parameter NCOUNTERS = 4,		// counter ids 0 .. NCOUNTERS - 1
 	parameter PA = $clog2(PHV_BYTES),				// (derived)
 	parameter PW = PA - 3,						// (derived)
 	parameter FI_W = $clog2(FIELDS + 1),				// (derived)
@@ -66,6 +72,12 @@ module pisa_stage #(
 	input  wire                    cfg_default_valid,
 	input  wire [15:0]             cfg_default_action,
 	input  wire [8*DATA_BYTES-1:0] cfg_default_data,
+	input  wire [XA*NREGS-1:0]     cfg_reg_base,	// pisa_stage_externs' layout
+	input  wire [(XA+1)*NREGS-1:0] cfg_reg_size,
+	input  wire [7*NREGS-1:0]      cfg_reg_width,
+	input  wire [XA*NCOUNTERS-1:0] cfg_cnt_base,
+	input  wire [(XA+1)*NCOUNTERS-1:0] cfg_cnt_size,
+	input  wire [2*NCOUNTERS-1:0]  cfg_cnt_kind,
 
 	input  wire [AB-1:0]           w_act_id,	// the action memory, written in one clock
 	input  wire                    w_act_listed,
@@ -95,6 +107,14 @@ module pisa_stage #(
 	input  wire                    wt_valid,
 	output wire                    wt_ready,
 
+	input  wire                    x_ctl_valid,	// a register or counter word
+	output wire                    x_ctl_ready,
+	input  wire                    x_ctl_write,
+	input  wire [XA-1:0]           x_ctl_addr,
+	input  wire [63:0]             x_ctl_wdata,
+	output wire                    x_ctl_rvalid,	// (a read's word, later)
+	output wire [63:0]             x_ctl_rdata,
+
 	input  wire [15:0]             s_next,
 	input  wire [63:0]             s_data,
 	input  wire                    s_valid,
@@ -118,7 +138,7 @@ localparam [3:0] S_IDLE = 4'd0, S_LOOK = 4'd1, S_MATCH = 4'd2, S_ROW = 4'd3, S_A
 // ---- the PHV memories: a ring of banks that the input fills, the work (lookup, action,
 // condition) then changes and the output empties, each in turn; per bank the PHV's next table,
 // then its hit and extern flags ----
-reg [BI-1:0] in_bank, work_bank, out_bank;
+reg [BI-1:0] in_bank, out_bank;
 localparam [31:0] LAST_BANK = BANKS - 1;
 function [BI-1:0] next_bank(input [BI-1:0] b);
 	next_bank = {{32-BI{1'b0}}, b} == LAST_BANK ? {BI{1'b0}} : b + 1'b1;
@@ -144,8 +164,8 @@ wire au_we;
 wire in_word = s_valid && s_ready;
 wire out_word = m_valid && m_ready;
 // Per bank, which reader's address its read port takes, one-hot registers set with the state
-// (go), and the work bank one-hot: decoded from the state and work_bank they were the front and
-// middle of the stage's longest path (an operand's read).
+// (go), and the work bank one-hot (work_at): decoded from the state and a bank number they were
+// the front and middle of the stage's longest path (an operand's read).
 reg [BANKS-1:0] work_at, look_at, act_at, cond_at;
 wire [64*BANKS-1:0] bank_rdata;
 genvar gb;
@@ -174,7 +194,14 @@ wire [7:0] match_rdata = phv_word[8 * (7 - match_raddr[2:0]) +: 8];
 reg [63:0] cond_word;
 always @(posedge clk)
 	cond_word <= phv_word;
-wire [15:0] work_next = bank_next[16 * work_bank +: 16];
+reg [15:0] work_next;			// the work bank's next table
+integer bn;
+always @(*) begin
+	work_next = 16'd0;
+	for (bn = 0; bn < BANKS; bn = bn + 1)
+		if (work_at[bn])
+			work_next = work_next | bank_next[16 * bn +: 16];
+end
 
 assign s_ready = !full[in_bank];
 assign m_valid = done[out_bank];
@@ -227,14 +254,34 @@ pisa_ram #(.WIDTH(256), .DEPTH(1 << IA)) u_insns (
 );
 
 wire au_ready, au_exit, au_extern, au_valid;
-pisa_action_unit #(.PHV_BYTES(PHV_BYTES), .DATA_BYTES(DATA_BYTES), .IA(IA)) u_action (
+wire x_start, x_sgn, x_done;
+wire [7:0] x_op;
+wire [15:0] x_imm;
+wire [63:0] x_a, x_b, x_result;
+wire [6:0] x_a_width, x_b_width;
+pisa_action_unit #(.PHV_BYTES(PHV_BYTES), .DATA_BYTES(DATA_BYTES), .IA(IA), .EXTERNS(1))
+u_action (
 	.clk(clk), .rst(rst),
 	.s_insn(act_insn), .s_ninsns(act_ninsns), .s_data(act_data),
 	.s_valid(state == S_ACT), .s_ready(au_ready),
 	.insn_raddr(insn_raddr), .insn_rdata(insn_rdata),
 	.phv_raddr(au_raddr), .phv_rdata(phv_word),
 	.phv_we(au_we), .phv_waddr(au_waddr), .phv_wdata(au_wdata),
+	.x_start(x_start), .x_op(x_op), .x_imm(x_imm), .x_sgn(x_sgn), .x_a(x_a),
+	.x_a_width(x_a_width), .x_b(x_b), .x_b_width(x_b_width), .x_done(x_done),
+	.x_result(x_result),
 	.m_exit(au_exit), .m_extern(au_extern), .m_valid(au_valid), .m_ready(state == S_RUN)
+);
+
+pisa_stage_externs #(.XA(XA), .NREGS(NREGS), .NCOUNTERS(NCOUNTERS)) u_externs (
+	.clk(clk), .rst(rst),
+	.cfg_reg_base(cfg_reg_base), .cfg_reg_size(cfg_reg_size), .cfg_reg_width(cfg_reg_width),
+	.cfg_cnt_base(cfg_cnt_base), .cfg_cnt_size(cfg_cnt_size), .cfg_cnt_kind(cfg_cnt_kind),
+	.x_start(x_start), .x_op(x_op), .x_imm(x_imm), .x_sgn(x_sgn), .x_a(x_a),
+	.x_a_width(x_a_width), .x_b(x_b), .x_b_width(x_b_width), .x_done(x_done),
+	.x_result(x_result),
+	.c_valid(x_ctl_valid), .c_ready(x_ctl_ready), .c_write(x_ctl_write), .c_addr(x_ctl_addr),
+	.c_wdata(x_ctl_wdata), .c_rvalid(x_ctl_rvalid), .c_rdata(x_ctl_rdata)
 );
 
 // ---- the condition field's bits in its first word and the next (big-endian bit numbers:
@@ -278,13 +325,16 @@ always @(*) begin
 end
 
 // the work bank's PHV is done: its next table and flags, and the next bank's turn
+integer bf;
 task finish(input [15:0] next, input hit_flag, input extern_flag);
 begin
-	bank_next[16 * work_bank +: 16] <= next;
-	bank_hit[work_bank] <= hit_flag;
-	bank_extern[work_bank] <= extern_flag;
-	done[work_bank] <= 1'b1;
-	work_bank <= next_bank(work_bank);
+	for (bf = 0; bf < BANKS; bf = bf + 1)
+		if (work_at[bf]) begin
+			bank_next[16 * bf +: 16] <= next;
+			bank_hit[bf] <= hit_flag;
+			bank_extern[bf] <= extern_flag;
+			done[bf] <= 1'b1;
+		end
 	work_at <= work_at << 1 | work_at >> (BANKS - 1);
 	go(S_IDLE);
 end
@@ -313,7 +363,7 @@ always @(posedge clk) begin
 	// the work
 	case (state)
 	S_IDLE:
-		if (full[work_bank] && !done[work_bank]) begin
+		if (|(full & ~done & work_at)) begin
 			hit <= 1'b0;
 			exited <= 1'b0;
 			ext <= 1'b0;
@@ -365,7 +415,6 @@ always @(posedge clk) begin
 	if (rst) begin
 		go(S_IDLE);
 		in_bank <= 0;
-		work_bank <= 0;
 		work_at <= 1;
 		out_bank <= 0;
 		in_addr <= 0;

@@ -58,6 +58,7 @@ pisa_action_unit #(.PHV_BYTES(PHV_BYTES), .DATA_BYTES(DATA_BYTES), .IA(IA)) dut 
 	.insn_raddr(insn_raddr), .insn_rdata(imem[insn_raddr]),
 	.phv_raddr(phv_raddr), .phv_rdata(phv_rdata),
 	.phv_we(phv_we), .phv_waddr(phv_waddr), .phv_wdata(phv_wdata),
+	.x_done(1'b0), .x_result(64'd0),	// without EXTERNS the unit reports them
 	.m_exit(m_exit), .m_extern(m_extern), .m_valid(m_valid), .m_ready(m_ready)
 );
 

@@ -6,7 +6,9 @@
 // STAGES tables, table i on the i-th of STAGES stages in a row (the generator's --chain
 // format). Per section the action memories, instructions and every row are written, then the
 // PHVs go in, a word at a time with random idle clocks, and every word out and its next table
-// (one stage: also its hit and extern flags) must be the model's.
+// (one stage: also its hit and extern flags) must be the model's. One stage: the section also
+// lays out the registers and counters (pisa_stage_externs), whose cells are written through the
+// stage's control port before the PHVs and read back after them, every one as the model left it.
 // The sink is randomly not ready a quarter of the time; a held output must not change. With
 // +fast the source and the sink never wait, for the clocks a PHV takes (the PASSED line's
 // clocks a PHV: from a section's first word in to its last word out, over its PHVs). Prints
@@ -55,12 +57,22 @@
 `ifndef STAGES
 `define STAGES 1
 `endif
+`ifndef XA
+`define XA 6
+`endif
+`ifndef NREGS
+`define NREGS 4
+`endif
+`ifndef NCOUNTERS
+`define NCOUNTERS 4
+`endif
 
 module tb_pisa_stage;
 
 localparam PHV_BYTES = `PHV_BYTES, FIELDS = `FIELDS, KEY_BYTES = `KEY_BYTES, WAYS = `WAYS,
 	WAY_BITS = `WAY_BITS, ENTRIES = `ENTRIES, DATA_BYTES = `DATA_BYTES, ACTIONS = `ACTIONS,
-	IA = `IA, CHUNK_BITS = `CHUNK_BITS, BANKS = `BANKS, STAGES = `STAGES;
+	IA = `IA, CHUNK_BITS = `CHUNK_BITS, BANKS = `BANKS, STAGES = `STAGES, XA = `XA,
+	NREGS = `NREGS, NCOUNTERS = `NCOUNTERS;
 localparam PA = $clog2(PHV_BYTES), FI_W = $clog2(FIELDS + 1), AB = $clog2(ACTIONS);
 localparam WAY_W = WAYS > 1 ? $clog2(WAYS) : 1, IDX_W = $clog2(ENTRIES);
 localparam NB_W = $clog2(KEY_BYTES + 1);
@@ -93,6 +105,16 @@ reg [6:0] cond_width_s [0:STAGES-1];
 reg default_valid_s [0:STAGES-1];
 reg [8*DATA_BYTES-1:0] default_data_s [0:STAGES-1];
 integer st;
+// the registers' and counters' layout (one stage: a chain's stages have none) and the
+// control port (stage 0's)
+`define TB_VECTORS `STAGE_VECTORS
+`include "tb_stage_hex.vh"
+`define TB_CELLS_READY x_ready_s[0]
+`define TB_CELLS_RVALID x_rvalid_s[0]
+`define TB_CELLS_RDATA x_rdata_s[63:0]
+`include "tb_stage_cells.vh"
+wire [STAGES-1:0] x_ready_s, x_rvalid_s;
+wire [64*STAGES-1:0] x_rdata_s;
 
 // the stages in a row: the PHV in at stage 0 (s_*), out of the last (m_*)
 reg [15:0] s_next = 0;
@@ -120,7 +142,8 @@ genvar g;
 generate for (g = 0; g < STAGES; g = g + 1) begin : g_stage
 	pisa_stage #(.PHV_BYTES(PHV_BYTES), .FIELDS(FIELDS), .KEY_BYTES(KEY_BYTES), .WAYS(WAYS),
 		.WAY_BITS(WAY_BITS), .ENTRIES(ENTRIES), .CHUNK_BITS(CHUNK_BITS),
-		.DATA_BYTES(DATA_BYTES), .ACTIONS(ACTIONS), .IA(IA), .BANKS(BANKS)) dut (
+		.DATA_BYTES(DATA_BYTES), .ACTIONS(ACTIONS), .IA(IA), .BANKS(BANKS), .XA(XA),
+		.NREGS(NREGS), .NCOUNTERS(NCOUNTERS)) dut (
 		.clk(clk), .rst(rst),
 		.cfg_table(table_s[g]), .cfg_kind(kind_s[g]), .cfg_nfields(nfields_s[g]),
 		.cfg_off(off_s[g]), .cfg_width(width_s[g]), .cfg_next_mode(next_mode_s[g]),
@@ -128,6 +151,11 @@ generate for (g = 0; g < STAGES; g = g + 1) begin : g_stage
 		.cfg_cond_off(cond_off_s[g]), .cfg_cond_width(cond_width_s[g]),
 		.cfg_default_valid(default_valid_s[g]), .cfg_default_action(default_action_s[g]),
 		.cfg_default_data(default_data_s[g]),
+		.cfg_reg_base(reg_base), .cfg_reg_size(reg_size), .cfg_reg_width(reg_width),
+		.cfg_cnt_base(cnt_base), .cfg_cnt_size(cnt_size), .cfg_cnt_kind(cnt_kind),
+		.x_ctl_valid(c_valid && cur == g), .x_ctl_ready(x_ready_s[g]),
+		.x_ctl_write(c_write), .x_ctl_addr(c_addr), .x_ctl_wdata(c_wdata),
+		.x_ctl_rvalid(x_rvalid_s[g]), .x_ctl_rdata(x_rdata_s[64 * g +: 64]),
 		.w_act_id(w_act_id), .w_act_listed(w_act_listed), .w_act_insn(w_act_insn),
 		.w_act_ninsns(w_act_ninsns), .w_act_next(w_act_next),
 		.w_act_valid(w_act_valid && cur == g),
@@ -149,7 +177,7 @@ end endgenerate
 reg [63:0] exp_word [0:MAX_CASES*WORDS-1];
 reg [17:0] exp_flags [0:MAX_CASES-1];
 integer q_in = 0, q_out = 0, w_out = 0, seed = 32'h73746167;
-integer hits = 0, ended = 0, passed = 0, externs = 0;
+integer hits = 0, ended = 0, passed = 0, externs = 0, cells = 0;
 reg fast;
 initial fast = $test$plusargs("fast");
 
@@ -193,28 +221,7 @@ initial begin
 	$finish;
 end
 
-integer fd, r, i, k, n, s, nsections, ncases, c, t0, t1, busy = 0, total = 0;
-reg [63:0] v [0:6];
-reg [63:0] x;
-
-task read1;	// the next number of the file into x
-	begin
-		r = $fscanf(fd, "%h", x);
-		if (r != 1) begin
-			$display("FAILED %s: %s ends early or is not hex", `TB_NAME, `STAGE_VECTORS);
-			$finish;
-		end
-	end
-endtask
-
-task read_v(input integer count);	// the next count numbers into v[0 ..]
-	begin
-		for (i = 0; i < count; i = i + 1) begin
-			read1;
-			v[i] = x;
-		end
-	end
-endtask
+integer k, n, s, nsections, ncases, c, t0, t1, busy = 0, total = 0;
 
 task read_phv(input integer at);	// PHV_BYTES bytes into exp_word[at ..]
 	begin
@@ -316,6 +323,8 @@ initial begin
 		end
 		for (st = 0; st < STAGES; st = st + 1)
 			read_stage(st);
+		if (STAGES == 1)
+			read_cells;
 		// the PHVs: each read in full (before and after), then sent a word at a time
 		read1;
 		ncases = x;
@@ -355,6 +364,10 @@ initial begin
 		end
 		drain;
 		busy = busy + ($time - t1) / 10;
+		if (STAGES == 1) begin
+			check_cells("after the section,");
+			cells = cells + (1 << XA);
+		end
 		total = total + ncases;
 	end
 	$fclose(fd);
@@ -363,8 +376,8 @@ initial begin
 			`TB_NAME, nsections, STAGES, total, passed, ended, ($time - t0) / 10,
 			busy / total, busy * 10 / total % 10);
 	else if (errors == 0)
-		$display("PASSED %s (%0d sections, %0d PHVs: %0d hits, %0d passed through, %0d ended the pass, %0d externs; %0d clocks, %0d.%0d a PHV)",
-			`TB_NAME, nsections, total, hits, passed, ended, externs, ($time - t0) / 10,
+		$display("PASSED %s (%0d sections, %0d PHVs: %0d hits, %0d passed through, %0d ended the pass, %0d externs reported, %0d register and counter cells checked; %0d clocks, %0d.%0d a PHV)",
+			`TB_NAME, nsections, total, hits, passed, ended, externs, cells, ($time - t0) / 10,
 			busy / total, busy * 10 / total % 10);
 	else
 		$display("FAILED %s: %0d errors (see above)", `TB_NAME, errors);

@@ -21,9 +21,17 @@
  * that it always runs (make_case's *ext is 1 exactly then). Both externs are no-ops in
  * pisa-model for this image, so the PHV after is the model's:
  *   COUNT with a random imm: the image has no counters and model_count returns for an id
- *         >= ncounters;
+ *         >= ncounters (not with stage_externs);
  *   COPYHDR with a = CONST 16 bits, a.value == imm < 32 (as p4lower emits it): copy_hdr
  *         returns when the source is the destination.
+ * With stage_externs set (gen_stage_vectors: the stage runs COUNT, REG_READ and REG_WRITE on its
+ * counters and registers, ids 0 .. X_IDS - 1), 1 op in 5 is one of those three, drawn before
+ * the mix above: imm an id 0 .. X_IDS - 1, 1 in 8 a random 16-bit one (past the stage's ids),
+ * a the index: 3/4 a CONST, a third of them 1 in 1 bit or 2..3 in 2 (in range unsigned,
+ * negative when SIGNED), the rest 0..4 in 4..64 bits, and the other quarter any operand;
+ * REG_READ's dst as an ALU op's, REG_WRITE's b any operand; half the lists (not those of one
+ * reported extern) start with a COUNT or REG_WRITE of id 0 or 1 at index 0, which the image
+ * always has; and the always-running extern, in 20% of lists, is COPYHDR.
  * Flags: PISA_INSN_SIGNED on half. Operands: dst a PHV field (3% a CONST: the model writes
  * nothing) for the ALU ops; for the others usually NONE, a quarter a PHV field that must not be
  * written. a and b: 45% PHV, 30% CONST (random bits above the width), 20% ADATA (two thirds
@@ -52,6 +60,8 @@
 #define HDR_BYTE 72
 
 static unsigned phv_bits, data_bytes;
+static int stage_externs;	/* the lists also run COUNT, REG_READ and REG_WRITE (top comment) */
+#define X_IDS 4			/* the stage's register ids and counter ids */
 
 /* One rnd() per expression (or ones sequenced by ?: and declarators): the order of unsequenced
  * calls is the compiler's, and the vectors must not depend on it. */
@@ -164,6 +174,8 @@ static int is_alu(unsigned op)
 /* An opcode from the mix above; plain: no JZ, JNZ or EXIT. */
 static unsigned pick_op(int plain)
 {
+	if (stage_externs && rnd() % 5 == 0)
+		return PISA_COUNT + (unsigned)(rnd() % 3);	/* COUNT, REG_READ, REG_WRITE */
 	for (;;) {
 		unsigned r = (unsigned)(rnd() % 100);
 
@@ -206,7 +218,7 @@ static struct pisa_insn make_insn(unsigned op)
 	in.flags = rnd() % 2 ? PISA_INSN_SIGNED : 0;
 	if (rnd() % 4 == 0)	/* junk; replaced below where imm means something */
 		in.imm = (uint16_t)rnd();
-	if (is_alu(op)) {
+	if (is_alu(op) || op == PISA_REG_READ) {
 		w = rwidth();
 		in.dst = rnd() % 100 < 3 ? K(rnd(), w) : phv_field(w);
 	} else if (rnd() % 4 == 0) {
@@ -266,6 +278,23 @@ static struct pisa_insn make_insn(unsigned op)
 		w = rwidth();
 		in.a = K(rnd(), w);	/* a.value raw */
 		break;
+	case PISA_COUNT:
+	case PISA_REG_READ:
+	case PISA_REG_WRITE:
+		in.imm = (uint16_t)(rnd() % 8 ? rnd() % X_IDS : rnd());
+		if (rnd() % 4) {
+			uint64_t index;
+
+			if (rnd() % 3 == 0) {	/* negative when SIGNED */
+				w = 1 + (unsigned)(rnd() % 2);
+				index = w == 1 ? 1 : 2 + rnd() % 2;
+			} else {
+				w = 4 + (unsigned)(rnd() % 61);
+				index = rnd() % 5;
+			}
+			in.a = K(index, w);
+		}
+		break;
 	}
 	return in;
 }
@@ -279,7 +308,7 @@ static struct pisa_insn make_extern(void)
 	memset(&in, 0, sizeof(in));
 	in.flags = rnd() % 2 ? PISA_INSN_SIGNED : 0;
 	in.b = operand();
-	if (rnd() % 2) {
+	if (!stage_externs && rnd() % 2) {
 		in.op = PISA_COUNT;
 		in.imm = (uint16_t)rnd();	/* >= ncounters (0) */
 		in.a = rnd() % 4 ? operand() : K(0, 32);
@@ -315,13 +344,13 @@ static void read_after_write(struct pisa_insn *ins, unsigned i)
 
 /* One list of instructions into ins (MAX_INSNS long); returns how many; *ext: the last one is
  * an extern that always runs. */
-static unsigned make_case(struct pisa_insn *ins, int *ext)
+static inline unsigned make_case(struct pisa_insn *ins, int *ext)
 {
 	unsigned n = rnd() % 10 < 4 ? 1 + (unsigned)(rnd() % 3) : 4 + (unsigned)(rnd() % 9);
 	int raw = rnd() % 10 == 0, chain = 0;
 	unsigned i, op;
 
-	*ext = rnd() % 100 < 3;
+	*ext = rnd() % 100 < (stage_externs ? 20 : 3);
 	for (i = 0; i < n; i++) {
 		if (*ext && i == n - 1) {
 			ins[i] = make_extern();
@@ -333,6 +362,14 @@ static unsigned make_case(struct pisa_insn *ins, int *ext)
 		}
 		if (raw && i)
 			read_after_write(ins, i);
+	}
+	if (stage_externs && rnd() % 2 && !(*ext && n == 1)) {	/* always reaches a cell */
+		unsigned w = 8 + (unsigned)(rnd() % 57);
+
+		ins[0].op = rnd() % 2 ? PISA_COUNT : PISA_REG_WRITE;
+		ins[0].flags = 0;
+		ins[0].imm = (uint16_t)(rnd() % 2);
+		ins[0].a = K(0, w);
 	}
 	return n;
 }

@@ -38,14 +38,21 @@
  *                        (kind 0: all WAYS << WAY_BITS rows, way by way; else 0 rows)
  *     nternary           then per row: index nbytes valid action value mask data
  *                        (kind 1: all ENTRIES rows, nbytes the key's bytes KB; else 0 rows)
+ *     ncells  nregs  ncounters        (40 4 4: X_CELLS 64, X_IDS 4 and 4, pisa_stage_externs')
+ *     nregs lines, per register id: base size width          (size 0: no such register)
+ *     ncounters lines, per counter id: base size kind        (size in cells of two words)
+ *     ncells words: the cells before the cases (a register's cells, then a counter's as
+ *                   packets, bytes; the rest junk that must stay)
  *     ncases             then per case:
  *       in_next  PHV_BYTES bytes (2 hex digits each, 32 per line)
  *       hit  out_next  extern  PHV_BYTES bytes after
+ *     ncells words: the cells after the cases, the model's
  * key, value and mask: the KB-byte key right-aligned as one hex number (lib/pisa_switch.h).
  * hit: 1 when the lookup hit a row (0 when keyless). extern: 1 when the action that ran ended
- * in an extern instruction (which always runs; the hardware reports it, the model treats it as
- * a no-op for this image). A case whose in_next is not T passes the stage: hit 0, out_next =
- * in_next, extern 0, the PHV unchanged (the model is not run). Otherwise out_next is the
+ * in an extern the stage does not run (COPYHDR, which always runs; the hardware reports it,
+ * the model treats it as a no-op for this image); the lists' COUNT, REG_READ and REG_WRITE
+ * (gen_insns.h's stage_externs) run on the image's registers and counters. A case whose
+ * in_next is not T passes the stage: hit 0, out_next = in_next, extern 0, the PHV unchanged (the model is not run). Otherwise out_next is the
  * model's: PISA_NEXT_END (ffff) when the action ran EXIT or the next the table chose is <= T
  * (pointers go forward only: the pass ends), else that next itself (T + 1 .. T + 20 or ffff;
  * the model ends the pass on a next past its last table, the stage cannot know that).
@@ -54,8 +61,9 @@
  * next_hit on a hit, else next_miss; 1 ACTION: the next of the action that ran, next_miss when
  * none ran; 2 COND: next_hit when the cond field of the PHV after the action is not 0, else
  * next_miss). Each section is a fresh image and model:
- *  - tb_image(PHV_BYTES) with 32 one-byte headers at PHV bytes 72 .. 103 and no counters (what
- *    gen_insns.h's lists are made for: their externs are no-ops in the model), T keyless tables
+ *  - tb_image(PHV_BYTES) with 32 one-byte headers at PHV bytes 72 .. 103 (what gen_insns.h's
+ *    lists are made for), registers and counters with random values laid out in the stage's
+ *    cells as gen_externs.h lays them out, T keyless tables
  *    0 .. T - 1 with no actions that never run (ingress_start is T), and table T, T 1..8.
  *    Its key (not when keyless): gen_keys.h's random_key, 1..FIELDS fields of 1..24 bits
  *    anywhere in the PHV, match kind EXACT (HASH table) or TERNARY (TCAM table).
@@ -84,7 +92,8 @@
  * For each case run, the generator works out the row that hits (lib's way hash; the lowest
  * matching valid ternary row), the action and the next itself and checks them against the
  * model: the model's trace of the table must be the one those give, and the PHV the model
- * leaves must be model_exec's for that action on the PHV before (with that row's data).
+ * leaves must be model_exec's for that action on the PHV before (with that row's data), run on
+ * the registers and counters as they were before (and leaving them as the model did).
  *
  * Chain mode (--chain STAGES): the hardware is STAGES pisa_stage instances in a row, stage i
  * with cfg_table = i; a PHV enters stage 0 with its next table and leaves the last one.
@@ -99,7 +108,8 @@
  *       in_next  PHV_BYTES bytes
  *       out_next  PHV_BYTES bytes after
  * Each section is one image (headers and actions as above: NA global actions in the 2^IA
- * instruction memory) with tables 0 .. STAGES - 1 and no dummies, ingress_start 0. Table i:
+ * instruction memory, but no registers or counters and no stage_externs: the lists are
+ * gen_action_vectors') with tables 0 .. STAGES - 1 and no dummies, ingress_start 0. Table i:
  * kind (exact, ternary, keyless) and next mode (HITMISS, ACTION, COND) each drawn uniformly, its
  * own key, rows, default row (invalid with chance 1/6), COND field and action list (a random
  * subset of the NA actions, neither empty nor all, random order, each with its own next), all
@@ -126,6 +136,7 @@
 /* After the model's headers: its mask() would shadow their parameters named mask. */
 #include "gen_common.h"
 #include "gen_insns.h"
+#include "gen_externs.h"
 #include "gen_keys.h"
 #include "pisa_hwconf.h"
 
@@ -167,7 +178,7 @@ struct step {		/* one table applied to a PHV */
 /* The run's sizes and counts. */
 static unsigned fields, key_bytes, ways, way_bits, entries, nacts, ia;
 static unsigned long ncases = 300;
-static unsigned long hits, ran, externs, n_exit, n_end, n_back, n_fwd, n_pass;
+static unsigned long hits, ran, externs, n_exit, n_end, n_back, n_fwd, n_pass, cells_changed;
 /* chain mode's counts */
 static unsigned long c_ran[MAX_STAGES + 1], c_tables, c_exit, c_end, c_back, c_past;
 
@@ -635,6 +646,7 @@ static int section(FILE *f, unsigned s)
 	int ret = 1, rc;
 	unsigned long c;
 	uint16_t vlen[1] = { 0 };
+	uint64_t before[X_CELLS], after[X_CELLS], own[X_CELLS];
 	char what[32];
 
 	snprintf(what, sizeof(what), "section %u", s);
@@ -651,6 +663,7 @@ static int section(FILE *f, unsigned s)
 		tl->k = random_key(fields, key_bytes, pb);
 	if (make_actions(img) || add_table(img, tl, 0))
 		goto out;
+	add_externs(img);
 
 	m = pisa_model_new(img);
 	if (!m) {
@@ -660,6 +673,7 @@ static int section(FILE *f, unsigned s)
 	if (fill_rows(m, img, tl, s == 4, what))
 		goto out;
 	put_config(f, img, tl);
+	put_externs(f, m);
 
 	/* the cases */
 	fprintf(f, "%lx\n", ncases);
@@ -685,10 +699,13 @@ static int section(FILE *f, unsigned s)
 			continue;
 		}
 
-		/* the model, then the generator's reckoning on the PHV before */
+		/* the model, then the generator's reckoning on the PHV and cells before */
 		memcpy(alt, phv, pb + MODEL_SLACK);
+		cells(m, before, 0);
 		if (run_model(m, phv, vlen, &got))
 			goto out;
+		cells(m, after, 0);
+		cells(m, before, 1);
 		want[0] = 0;
 		rc = step(m, img, tl, alt, vlen, &st, want, sizeof(want));
 		if (rc) {
@@ -697,6 +714,14 @@ static int section(FILE *f, unsigned s)
 			free(got);
 			goto out;
 		}
+		cells(m, own, 0);
+		if (memcmp(own, after, sizeof(own))) {
+			fprintf(stderr, "gen_stage_vectors: section %u case %lu: the registers and "
+				"counters model_run_tables leaves are not the generator's\n", s, c);
+			free(got);
+			goto out;
+		}
+		cells_changed += memcmp(before, after, sizeof(after)) != 0;
 		if (agree(phv, alt, pb, got, want, "", s, c))
 			goto out;
 		out_next = st.next;
@@ -715,6 +740,8 @@ static int section(FILE *f, unsigned s)
 		fprintf(f, "%x %x %x\n", st.hit, out_next, st.a && st.a->ext);
 		print_bytes(f, phv, pb);
 	}
+	cells(m, after, 0);
+	print_cells(f, after);
 	ret = 0;
 out:
 	pisa_model_free(m);
@@ -878,6 +905,7 @@ int main(int argc, char **argv)
 	nacts = (unsigned)v[7];
 	ia = (unsigned)v[8];
 
+	stage_externs = !stages;
 	f = fopen(argv[1], "w");
 	if (!f) {
 		perror(argv[1]);
@@ -894,11 +922,17 @@ int main(int argc, char **argv)
 		perror(argv[1]);
 		ret = 1;
 	}
+	if (!ret && !stages && (!externs || !cells_changed)) {	/* the vectors would test less */
+		fprintf(stderr, "gen_stage_vectors: no case ran an extern the stage reports, or none "
+			"changed a register or counter: draw the lists differently\n");
+		ret = 1;
+	}
 	if (!ret && !stages)
 		printf("gen_stage_vectors: %d sections, %lu cases in %s (%lu hits, %lu actions run, "
-		       "%lu externs; next: %lu exit, %lu end, %lu back (<= T: end), %lu forward, "
-		       "%lu passed through)\n", SECTIONS, SECTIONS * ncases, argv[1], hits, ran,
-		       externs, n_exit, n_end, n_back, n_fwd, n_pass);
+		       "%lu externs reported, %lu changed a register or counter; next: %lu exit, "
+		       "%lu end, %lu back (<= T: end), %lu forward, %lu passed through)\n", SECTIONS,
+		       SECTIONS * ncases, argv[1], hits, ran, externs, cells_changed, n_exit, n_end,
+		       n_back, n_fwd, n_pass);
 	if (!ret && stages) {
 		printf("gen_stage_vectors: chain of %lu stages, %d sections, %lu cases in %s "
 		       "(tables run per case:", stages, CHAIN_SECTIONS, CHAIN_SECTIONS * ncases,
