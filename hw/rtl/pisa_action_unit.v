@@ -134,7 +134,7 @@ wire needs_a = is_alu || op == OP_JZ || op == OP_JNZ || op == OP_CLONE || op == 
 	is_stage_x;
 // SET and NOT read a only; COUNT's b is the packet length, REG_READ has none
 wire needs_b = is_alu && op != OP_SET && op != OP_NOT || is_stage_x && op != OP_REG_READ;
-// the fields an instruction writes (after its ALU step, if any)
+// the fields an instruction writes (after its ALU step, if any); nwrites holds it from S_OPND on
 wire [1:0] writes = op == OP_CLONE ? 2'd3 : op == OP_DROP ? 2'd2 :
 	(op == OP_SETVALID || op == OP_SETINVALID || op == OP_RESUBMIT ||
 	 op == OP_RECIRCULATE || op == OP_TRUNCATE ||
@@ -234,6 +234,11 @@ reg [63:0] result;		// the instruction's value: the ALU's, or a direct one
 wire ab_wide = a_width >= d_width && b_width >= d_width;
 reg direct;
 reg [63:0] direct_value;
+// From S_OPND on (the instruction's fields are registers by then): the fields it writes, and
+// whether S_EXEC goes straight on to the next instruction. Worked out in S_EXEC, they were in
+// front of the next instruction's address, the stage's longest path.
+reg [1:0] nwrites;
+reg exec_next;
 always @(*) begin
 	direct = 1'b0;
 	direct_value = a_val;
@@ -409,7 +414,10 @@ always @(posedge clk) begin
 		end
 	S_FETCH:
 		decode;
-	S_OPND:
+	S_OPND: begin
+		nwrites <= writes;
+		exec_next <= direct ? d_kind != K_PHV : writes == 2'd0 && !is_alu && !is_stage_x &&
+			op != OP_CLONE && op != OP_TRUNCATE && op != OP_EXIT && op != OP_JZ && op != OP_JNZ;
 		if (!(opnd ? needs_b : needs_a)) begin
 			state <= S_EXEC;
 		end else begin
@@ -428,6 +436,7 @@ always @(posedge clk) begin
 			endcase
 			state <= S_OPND_HI;
 		end
+	end
 	S_OPND_HI, S_OPND_LO:
 		if (rd_wait) begin
 			rd_wait <= 1'b0;
@@ -449,11 +458,10 @@ always @(posedge clk) begin
 		if (is_extern)
 			m_extern <= 1'b1;
 		result <= direct_value;
-		if (direct) begin
-			if (d_kind == K_PHV)
-				state <= S_WR_SEL;
-			else
-				next_insn;
+		if (exec_next) begin
+			next_insn;
+		end else if (direct) begin	// its value to a PHV field
+			state <= S_WR_SEL;
 		end else if (is_alu || op == OP_CLONE || op == OP_TRUNCATE) begin
 			alu_start <= 1'b1;
 			state <= S_ALU;
@@ -466,10 +474,8 @@ always @(posedge clk) begin
 		end else if (op == OP_JZ || op == OP_JNZ) begin
 			taken <= (a_val == 64'd0) == (op == OP_JZ);
 			state <= S_SKIP;
-		end else if (writes != 2'd0) begin
+		end else begin		// it writes fields
 			state <= S_WR_SEL;
-		end else begin
-			next_insn;
 		end
 	end
 	S_ALU:
@@ -477,7 +483,7 @@ always @(posedge clk) begin
 			if (is_alu)
 				carry <= alu_carry;
 			result <= alu_result;
-			if (writes != 2'd0)
+			if (nwrites != 2'd0)
 				state <= S_WR_SEL;
 			else
 				next_insn;
@@ -485,7 +491,7 @@ always @(posedge clk) begin
 	S_EXTERN:
 		if (x_done) begin
 			result <= x_result;
-			if (writes != 2'd0)
+			if (nwrites != 2'd0)
 				state <= S_WR_SEL;
 			else
 				next_insn;
@@ -520,7 +526,7 @@ always @(posedge clk) begin
 			state <= S_WR_LO;
 		end else begin	// written: the instruction's next field, or the next instruction
 			wr_n <= wr_n + 2'd1;
-			if (wr_n + 2'd1 < writes)
+			if (wr_n + 2'd1 < nwrites)
 				state <= S_WR_SEL;
 			else
 				next_insn;
