@@ -343,7 +343,8 @@ static void read_after_write(struct pisa_insn *ins, unsigned i)
 }
 
 /* One list of instructions into ins (MAX_INSNS long); returns how many; *ext: the last one is
- * an extern that always runs. */
+ * an extern that always runs. (inline: gen_extern_vectors includes this file for rwidth and
+ * rvalue only, and an unused static function would warn.) */
 static inline unsigned make_case(struct pisa_insn *ins, int *ext)
 {
 	unsigned n = rnd() % 10 < 4 ? 1 + (unsigned)(rnd() % 3) : 4 + (unsigned)(rnd() % 9);
