@@ -351,12 +351,26 @@ task decode;
 	end
 endtask
 
+// the ALU's or the extern's value: the fields it goes to, or the next instruction
+task take_result;
+	input [63:0] value;
+	begin
+		result <= value;
+		if (nwrites != 2'd0)
+			state <= S_WR_SEL;
+		else
+			next_insn;
+	end
+endtask
+
 // after operand a (or b): the next operand, or the instruction itself
 task operand_done;
 	begin
 		if (!opnd && needs_b) begin
 			opnd <= 1'b1;
-			phv_raddr <= b_desc[PW+5:6];	// its word, should it be the PHV's
+			// its word, should it be the PHV's (COUNT's b is packet_length)
+			phv_raddr <= EXTERNS != 0 && op == OP_COUNT ? F_PACKET_LENGTH[PW+12:13] :
+				b_desc[PW+5:6];
 			state <= S_OPND;
 		end else begin
 			state <= S_EXEC;
@@ -384,9 +398,10 @@ task load_field;
 		f_mask <= low_ones(width);
 		rot_by <= write ? fend[5:0] : 6'd0 - fend[5:0];
 		phv_raddr <= off[PW+5:6];
-		// a read waits unless its word was asked for already (decode and operand_done
-		// always ask); a write's word is used two clocks on (S_WR_HI)
-		rd_wait <= from_phv && phv_raddr != off[PW+5:6];
+		// no wait: a read's first word was asked for ahead (decode and operand_done ask
+		// for the operand's; formal/action_unit proves it), a write's is used two clocks
+		// on (S_WR_HI)
+		rd_wait <= 1'b0;
 	end
 endtask
 
@@ -482,20 +497,11 @@ always @(posedge clk) begin
 		if (alu_done) begin
 			if (is_alu)
 				carry <= alu_carry;
-			result <= alu_result;
-			if (nwrites != 2'd0)
-				state <= S_WR_SEL;
-			else
-				next_insn;
+			take_result(alu_result);
 		end
 	S_EXTERN:
-		if (x_done) begin
-			result <= x_result;
-			if (nwrites != 2'd0)
-				state <= S_WR_SEL;
-			else
-				next_insn;
-		end
+		if (x_done)
+			take_result(x_result);
 	S_SKIP:
 		if (!taken) begin
 			next_insn;
@@ -507,8 +513,9 @@ always @(posedge clk) begin
 			state <= S_FETCH;
 		end
 	S_WR_SEL: begin	// the instruction's next field to write (wr_n), with its value
-		load_field(wr_field[PW+12:7], wr_field[6:0], 1'b0, wr_value & low_ones(wr_field[6:0]),
-			64'd0, 1'b1);
+		// (the value's bits above the width need no clearing: the rotation puts them
+		// outside the field, where the masks keep the word's own bits)
+		load_field(wr_field[PW+12:7], wr_field[6:0], 1'b0, wr_value, 64'd0, 1'b1);
 		state <= S_WR_PREP;
 	end
 	S_WR_PREP: begin
@@ -611,10 +618,8 @@ always @(*)
 		f_in_hi[63 - f_p] = f_p >= f_bit && f_p < f_end;
 		f_in_lo[63 - f_p] = f_p + 64 < f_end;
 	end
-wire [127:0] f_value_placed = {64'd0, src_hi} << (8'd128 - {1'b0, f_end});	// the value
-always @(*)
-	if (!rst && f_writing)
-		assert (src_hi == (src_hi & f_mask));
+// the value's width bits (src_hi may hold more)
+wire [127:0] f_value_placed = {64'd0, src_hi & f_mask} << (8'd128 - {1'b0, f_end});
 always @(*)
 	if (!rst && (state == S_WR_HI || state == S_WR_LO)) begin
 		assert (w_mask_hi == f_in_hi);

@@ -111,7 +111,7 @@ reg sgn_reg;
 // fill *_above; else (*_band) the operand's width and sign, then a pass that sets the bits
 // from dst_width up (S_BANDB always, S_BANDA when a's sign is not a_above, SET: always).
 // A band pass that is not needed leaves result as it is.
-reg a_fix, a_band, a_above, b_fix, b_band, b_above, b_inv;
+reg a_fix, a_band, a_above, b_band, b_above, b_inv;
 reg c_set, c_addsub, c_sub, c_sat, c_mul, c_shl, c_shr, c_cmp, c_minmax, c_max, c_modu,
 	c_mulsat;
 reg [2:0] c_cmpop;			// EQ .. GE as 0 .. 5
@@ -120,8 +120,11 @@ reg [1:0] fin_x, fin_g;
 reg fin_xm, fin_or, fin_bm, fin_ci;
 
 // ---- per-operation state ----
-reg [6:0] pos_reg;			// 1 + the position of a's bit to fetch next
-reg [6:0] stop_reg;			// pos_reg in the last step of S_MUL1 / S_SCAN
+reg [6:0] pos_reg, pos_next;		// 1 + the position of a's bit to fetch next
+reg [6:0] stop_reg, stop_next;		// pos_reg in the last step of S_MUL1 / S_SCAN
+// pos_reg == stop_reg, registered with them: compared in the step that branches on it, it
+// began the ALU's longest path (the compare, done_next, the next state, every next control)
+reg last_reg;
 reg sign_a_reg;				// a's sign bit, from S_EXTB (for S_EXTA's branch)
 reg pos_in_a;				// pos_reg <= a_width or MODU/MULSAT: a's own bit
 reg bit_reg, bit_next;			// the fetched bit, for the next step
@@ -143,8 +146,12 @@ reg bm_reg, bm_next;			// m = b_reg (else ones below w)
 // from: chosen with the next state, it ended the ALU's longest path.
 reg [2:0] ws_reg, ws_next;
 reg [6:0] w;
-// controls that select no per-bit logic; fs, rce, bld, clr from the current state
-reg [1:0] fs;				// the fill bit's source
+// The fill bit's source, and whether a's bit mux takes the Horner walk's position (S_MUL1,
+// S_SCAN, and S_EXTB of MUL and SHR): decoded from the state, they began the ALU's longest
+// path (the state, a's 64:1 mux, the fill bit, every bit of result).
+reg [1:0] fs_reg, fs_next;
+reg scan_reg, scan_next;
+// controls that select no per-bit logic; rce, bld, clr from the current state
 reg rce, bld, clr;			// write result, load b_reg from result, clear result
 reg feed_reg, feed_next;		// the bit result << 1 shifts in
 reg ci_reg, ci_next;			// the adder's carry in
@@ -167,6 +174,9 @@ wire d_forced = d_addsub || d_and || d_or || d_xor;
 wire d_a_fix = (d_set || d_forced) && a_width >= dst_width;
 wire d_b_fix = d_forced && b_width >= dst_width;
 wire d_b_above = (d_addsub && d_sub) || d_or;
+
+// the pass a start goes to, unless it is done at once
+wire [4:0] start_state = d_modu || d_mulsat ? S_SCAN : d_set || op == OP_NOT ? S_EXTA : S_EXTB;
 
 assign busy = state_reg != S_IDLE;
 
@@ -231,11 +241,9 @@ wire r_hi = |result[63:7];
 wire zr = !r_hi && result[6:0] == 7'd0;
 
 // a's bits for the Horner walk and a's sign bit share one mux; b's sign bit has its own.
-wire scan_idx = (state_reg == S_EXTB && (c_mul || c_shr)) || state_reg == S_MUL1 ||
-	state_reg == S_SCAN;
 // The muxes index a and b rotated left by one: bit w of {x[62:0], x[63]} is x's sign bit
 // for width w (width 0 -> bit 63, as pisa_alu), bit pos_reg is a's bit pos_reg - 1.
-wire [5:0] idx_a = (scan_idx && pos_in_a) ? pos_reg[5:0] : aw_reg[5:0];
+wire [5:0] idx_a = (scan_reg && pos_in_a) ? pos_reg[5:0] : aw_reg[5:0];
 wire [63:0] a_rot = {a_reg[62:0], a_reg[63]};
 wire [63:0] b_rot = {b_reg[62:0], b_reg[63]};
 wire mux_a = a_rot[idx_a];
@@ -244,8 +252,8 @@ wire sign_b = sgn_reg && b_rot[bw_reg];
 wire fill_b = sign_b ^ b_inv;		// of b, complemented for OR
 wire bit_a = pos_in_a ? mux_a : sign_a;	// bit pos_reg of a as extended
 
-assign fill = fs == F_SA ? sign_a : fs == F_SB ? fill_b :
-	fs == F_SHR && sgn_reg && bit_reg;	// F_SHR: bit 63 of a extended
+assign fill = fs_reg == F_SA ? sign_a : fs_reg == F_SB ? fill_b :
+	fs_reg == F_SHR && sgn_reg && bit_reg;	// F_SHR: bit 63 of a extended
 
 // ---- shifts: b as extended is in result during S_SHPREP ----
 wire sh_big = r_hi || result[6:0] >= dw_reg;	// b >= dst_width
@@ -266,28 +274,20 @@ end
 
 // ---- saturation: signed overflow of the 64-bit sum in S_SAT1 ----
 wire sat_v = (result[63] ^ b_reg[63] ^ !c_sub) && (sum[63] != result[63]);
-wire scan_last = pos_reg == stop_reg;
-wire fetch = scan_idx && (state_reg != S_EXTB || c_mul || c_shr);
+wire fetch = scan_reg;
 
 // ---- controls that select no per-bit logic, from the current state ----
 always @* begin
-	fs = F_NONE;
 	rce = 1'b1;
 	bld = 1'b0;
 	clr = 1'b0;
 	case (state_reg)
-	S_EXTB: if (!b_fix) fs = F_SB;
-	S_EXTA: begin
-		bld = 1'b1;
-		if (!a_fix)
-			fs = F_SA;
-	end
+	S_EXTA: bld = 1'b1;
 	S_CMP1, S_CMP1B, S_FITS4, S_SHWAIT: rce = 1'b0;
 	S_FITS: bld = 1'b1;
 	S_CLR: clr = 1'b1;
 	S_CMP2: clr = !c_minmax && !cmp_reg;
 	S_MUL1: bld = 1'b1;
-	S_SHPREP: fs = c_shl ? F_SA : F_SHR;
 	S_IDLE: rce = 1'b0;
 	S_FIX: rce = c_modu ? r64_reg : ovf_reg;
 	// MIN: a < b ? a : b (equal values are the same); MAX: a < b ? b : a
@@ -317,14 +317,10 @@ always @* begin
 		r64_next = 1'b0;
 		ovf_next = 1'b0;
 		if (start_ok) begin
-			if (d_modu || d_mulsat)
-				state_next = S_SCAN;
-			else if (!d_alu || dst_width == 7'd0)
+			if (!d_modu && !d_mulsat && (!d_alu || dst_width == 7'd0))
 				done_next = 1'b1;
-			else if (d_set || op == OP_NOT)
-				state_next = S_EXTA;
 			else
-				state_next = S_EXTB;
+				state_next = start_state;
 		end
 	end
 	S_EXTB: begin
@@ -399,7 +395,7 @@ always @* begin
 			done_next = 1'b1;
 	end
 	S_MUL1, S_SCAN: begin
-		if (!scan_last)
+		if (!last_reg)
 			state_next = S_SCAN;
 		else if (c_mulsat || c_modu)
 			state_next = S_FIX;
@@ -423,19 +419,27 @@ always @* begin
 
 	x_next = X_ZERO;
 	g_next = G_ZERO;
+	fs_next = F_NONE;
+	scan_next = 1'b0;
 	ws_next = W_DW;
 	xm_next = 1'b0;
 	or_next = 1'b0;
 	bm_next = 1'b0;
 	ci_next = 1'b0;
 	feed_next = 1'b0;
-	case (state_next)
+	// A start's controls are its pass's even when it is done at once (S_IDLE uses none of
+	// them, and a start sets what the walk uses): through the next state they waited for
+	// dst_width's compare, the ALU's longest path.
+	case (start_ok ? start_state : state_next)
 	S_EXTB: begin
 		// result = b extended (entered only at start)
 		g_next = (op == OP_OR) ? G_NB : G_B;
 		ws_next = W_WB;
+		scan_next = op == OP_MUL || op == OP_SHR;
 		if (d_b_fix)
 			or_next = d_b_above;
+		else
+			fs_next = F_SB;
 	end
 	S_BANDB: begin
 		x_next = X_R;
@@ -447,6 +451,8 @@ always @* begin
 		ws_next = W_WA;
 		if (!start_ok && a_fix)
 			or_next = a_above;
+		if (start_ok ? !d_a_fix : !a_fix)
+			fs_next = F_SA;
 	end
 	S_BANDA: begin
 		x_next = X_R;
@@ -518,6 +524,7 @@ always @* begin
 	end
 	S_MUL1: begin
 		// b_reg = b extended (from result); result = b if a's top bit else 0
+		scan_next = 1'b1;
 		if (bit_next)
 			x_next = X_R;
 	end
@@ -525,6 +532,7 @@ always @* begin
 		// Horner: result = 2 * result + (bit ? b : 0) (MUL, MULSAT), 2 * result + bit
 		// (SHR; SHL feeds 0), 2 * result + bit -/+ b by the remainder's sign (MODU)
 		x_next = X_SHL;
+		scan_next = 1'b1;
 		feed_next = (start_ok ? d_modu : c_modu || c_shr) && bit_next;
 		if (start_ok ? d_modu : c_modu) begin
 			g_next = r64_next ? G_B : G_NB;
@@ -538,6 +546,7 @@ always @* begin
 	end
 	S_SHPREP: begin
 		// result = b extended. SHL: result = a extended; SHR: result = all sign bits
+		fs_next = c_shl ? F_SA : F_SHR;
 		if (c_shl) begin
 			g_next = G_A;
 			ws_next = W_WA;
@@ -560,12 +569,33 @@ always @* begin
 	endcase
 end
 
+// The Horner walk's position: MODU/MULSAT from bit 63 (fetched at start), MUL from bit
+// min(dst_width, 64) - 1, SHR from 63 (both fetched in S_EXTB), SHL k steps; the last step is
+// the one with pos_reg == stop_reg (SHR's takes bit k).
+always @* begin
+	pos_next = fetch ? pos_reg - 7'd1 : pos_reg;
+	stop_next = stop_reg;
+	if (state_reg == S_SHPREP) begin
+		stop_next = c_shl ? 7'd1 : {1'b0, result[5:0]};
+		if (c_shl)
+			pos_next = {1'b0, result[5:0]};
+	end
+	if (start_ok) begin
+		stop_next = 7'd0;
+		pos_next = op == OP_MUL ? dst_width : d_modu || d_mulsat ? 7'd63 : 7'd64;
+	end
+end
+
 always @(posedge clk) begin
 	state_reg <= state_next;
 	done <= done_next;
+	fs_reg <= fs_next;
+	scan_reg <= scan_next;
 	if (rst) begin
 		state_reg <= S_IDLE;
 		done <= 1'b0;
+		fs_reg <= F_NONE;
+		scan_reg <= 1'b0;
 	end
 
 	x_reg <= x_next;
@@ -594,16 +624,11 @@ always @(posedge clk) begin
 	else if (bld)
 		b_reg <= result;
 
-	if (fetch) begin
-		pos_reg <= pos_reg - 7'd1;
+	pos_reg <= pos_next;
+	stop_reg <= stop_next;
+	last_reg <= pos_next == stop_next;
+	if (fetch)
 		pos_in_a <= c_modu || c_mulsat || pos_reg <= aw_reg + 7'd1;
-	end
-	if (state_reg == S_SHPREP) begin
-		// SHL: k steps; SHR: the last step takes bit k
-		stop_reg <= c_shl ? 7'd1 : {1'b0, result[5:0]};
-		if (c_shl)
-			pos_reg <= {1'b0, result[5:0]};
-	end
 	if (state_reg == S_EXTB)
 		sign_a_reg <= sign_a;
 	if (state_reg == S_CMP1B)
@@ -626,7 +651,6 @@ always @(posedge clk) begin
 		a_fix <= d_a_fix;
 		a_band <= (d_set || d_forced) && !d_a_fix;
 		a_above <= d_addsub;
-		b_fix <= d_b_fix;
 		b_band <= d_forced && !d_b_fix;
 		b_above <= d_b_above;
 		b_inv <= d_or;
@@ -667,17 +691,10 @@ always @(posedge clk) begin
 		// destination set it in S_FIN)
 		carry_out <= d_addsub ? d_withc && carry_in : carry_in;
 
-		// the Horner walk: MODU/MULSAT from bit 63 (fetched here), MUL from bit
-		// min(dst_width, 64) - 1, SHR from 63 (both fetched in S_EXTB); the last step
-		// is the one with pos_reg == stop_reg
-		stop_reg <= 7'd0;
-		if (op == OP_MUL) begin
-			pos_reg <= dst_width;
+		if (op == OP_MUL)
 			pos_in_a <= dst_width <= a_width;
-		end else begin
-			pos_reg <= d_modu || d_mulsat ? 7'd63 : 7'd64;
+		else
 			pos_in_a <= d_modu || d_mulsat || a_width[6];
-		end
 	end
 end
 
