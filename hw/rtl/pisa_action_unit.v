@@ -35,9 +35,9 @@
 // need no sign extension take their value without the ALU. A word read is registered before
 // the rotator takes it, so an operand's first word is asked for ahead (when the instruction is
 // decoded, or with the operand before) and a field's second word is waited for. Clocks: 2 an
-// operand (4 when it crosses a word), 1 to execute, the ALU's 2 .. 67 when used, 3 a written
-// field (5 across words); the next instruction is read meanwhile. A SET of one field to
-// another: 6.
+// operand (4 when it crosses a word), 1 to execute, the ALU's 2 .. 67 when used, 2 the first
+// written field (4 across words: it is loaded in the clock its value is known) and 3 each after
+// it (5); the next instruction is read meanwhile. A SET of one field to another: 5.
 // Stream contract as everywhere in hw/: a word moves when valid && ready at a rising edge.
 `default_nettype none
 
@@ -229,48 +229,52 @@ reg [1:0] wr_n;
 reg [22:0] wr_field;		// {bit offset, width}
 reg [63:0] wr_value;
 reg [63:0] result;		// the instruction's value: the ALU's, or a direct one
+// ... as the ALU or the extern is done, so that its first field is loaded then, not a clock
+// later from result (a direct value goes to its field from S_EXEC: exec_direct)
+wire [63:0] value_now = state == S_ALU ? alu_result : state == S_EXTERN ? x_result : result;
 // SET, NOT, AND, OR, XOR, EQ and NE whose operands need no sign extension (unsigned, or as
 // wide as what they give) skip the ALU: their value is a bitwise step away
 wire ab_wide = a_width >= d_width && b_width >= d_width;
 reg direct;
 reg [63:0] direct_value;
-// From S_OPND on (the instruction's fields are registers by then): the fields it writes, and
-// whether S_EXEC goes straight on to the next instruction. Worked out in S_EXEC, they were in
-// front of the next instruction's address, the stage's longest path.
+// From S_OPND on (the instruction's fields are registers by then): the fields it writes,
+// whether S_EXEC goes straight on to the next instruction, and whether S_EXEC loads the first
+// field to write (a value without the ALU, exec_direct, or fields that need none). Worked out
+// in S_EXEC, they were in front of the next instruction's address and of the field's
+// registers, the stage's longest paths.
 reg [1:0] nwrites;
-reg exec_next;
+reg exec_next, exec_write, exec_direct;
+// needs neither the ALU, an extern nor a branch
+wire runs_alone = !is_alu && !is_stage_x && op != OP_CLONE && op != OP_TRUNCATE &&
+	op != OP_EXIT && op != OP_JZ && op != OP_JNZ;
 always @(*) begin
-	direct = 1'b0;
-	direct_value = a_val;
 	case (op)
-	OP_SET: direct = !sgn || a_width >= d_width;
-	OP_NOT: begin
-		direct = !sgn || a_width >= d_width;
-		direct_value = ~a_val;
-	end
-	OP_AND: begin
-		direct = !sgn || ab_wide;
-		direct_value = a_val & b_val;
-	end
-	OP_OR: begin
-		direct = !sgn || ab_wide;
-		direct_value = a_val | b_val;
-	end
-	OP_XOR: begin
-		direct = !sgn || ab_wide;
-		direct_value = a_val ^ b_val;
-	end
-	OP_EQ, OP_NE: begin
-		direct = !sgn || a_width == b_width;
-		direct_value = {63'd0, (a_val == b_val) == (op == OP_EQ)};
-	end
-	default: ;
+	OP_SET, OP_NOT: direct = !sgn || a_width >= d_width;
+	OP_AND, OP_OR, OP_XOR: direct = !sgn || ab_wide;
+	OP_EQ, OP_NE: direct = !sgn || a_width == b_width;
+	default: direct = 1'b0;
 	endcase
 end
+// The direct value, chosen by registers set from the opcode in S_OPND (decoded in S_EXEC, the
+// opcode's compares ran in front of the written field's value): else a itself (SET)
+reg dv_not, dv_and, dv_or, dv_xor, dv_cmp, dv_eq;
+always @(*)
+	if (dv_not)
+		direct_value = ~a_val;
+	else if (dv_and)
+		direct_value = a_val & b_val;
+	else if (dv_or)
+		direct_value = a_val | b_val;
+	else if (dv_xor)
+		direct_value = a_val ^ b_val;
+	else if (dv_cmp)
+		direct_value = {63'd0, (a_val == b_val) == dv_eq};
+	else
+		direct_value = a_val;
 
 always @(*) begin
 	wr_field = {d_desc[15:0], d_width};
-	wr_value = result;
+	wr_value = value_now;
 	case (op)
 	OP_SETVALID, OP_SETINVALID: begin
 		wr_field = {VALID_BITS + imm, 7'd1};
@@ -283,7 +287,7 @@ always @(*) begin
 	OP_CLONE: begin
 		wr_field = wr_n == 2'd0 ? F_CLONE_TYPE : wr_n == 2'd1 ? F_CLONE_SESSION :
 			F_CLONE_FLIST;
-		wr_value = wr_n == 2'd0 ? {48'd0, imm} : wr_n == 2'd1 ? result : b_value;
+		wr_value = wr_n == 2'd0 ? {48'd0, imm} : wr_n == 2'd1 ? value_now : b_value;
 	end
 	OP_RESUBMIT: begin
 		wr_field = F_RESUBMIT_FLIST;
@@ -295,7 +299,7 @@ always @(*) begin
 	end
 	OP_TRUNCATE: begin
 		wr_field = F_TRUNCATE_LEN;
-		wr_value = |result[63:16] ? 64'hFFFF : result;
+		wr_value = |value_now[63:16] ? 64'hFFFF : value_now;
 	end
 	default: ;
 	endcase
@@ -343,11 +347,26 @@ task decode;
 		a_value <= insn_rdata[127:64];
 		b_value <= insn_rdata[63:0];
 		opnd <= 1'b0;
+		wr_n <= 2'd0;
 		// operand a's word (a_desc's offset / 64), should it be the PHV's
 		phv_raddr <= insn_rdata[160 + 6 +: PW];
 		insn_raddr <= insn_raddr + 1'b1;
 		left <= left - 1'b1;
 		state <= S_OPND;
+	end
+endtask
+
+// the instruction's next field to write (wr_n), with its value (wr_value, or a direct value
+// for the instruction's own dst: taken past wr_value's choice by opcode, which the direct
+// value's own choice would lengthen)
+task write_field;
+	input direct_to_dst;
+	begin
+		// (the value's bits above the width need no clearing: the rotation puts them
+		// outside the field, where the masks keep the word's own bits)
+		load_field(wr_field[PW+12:7], wr_field[6:0], 1'b0,
+			direct_to_dst ? direct_value : wr_value, 64'd0, 1'b1);
+		state <= S_WR_PREP;
 	end
 endtask
 
@@ -357,7 +376,7 @@ task take_result;
 	begin
 		result <= value;
 		if (nwrites != 2'd0)
-			state <= S_WR_SEL;
+			write_field(1'b0);
 		else
 			next_insn;
 	end
@@ -431,8 +450,15 @@ always @(posedge clk) begin
 		decode;
 	S_OPND: begin
 		nwrites <= writes;
-		exec_next <= direct ? d_kind != K_PHV : writes == 2'd0 && !is_alu && !is_stage_x &&
-			op != OP_CLONE && op != OP_TRUNCATE && op != OP_EXIT && op != OP_JZ && op != OP_JNZ;
+		exec_next <= direct ? d_kind != K_PHV : writes == 2'd0 && runs_alone;
+		exec_write <= direct ? d_kind == K_PHV : writes != 2'd0 && runs_alone;
+		exec_direct <= direct;
+		dv_not <= op == OP_NOT;
+		dv_and <= op == OP_AND;
+		dv_or <= op == OP_OR;
+		dv_xor <= op == OP_XOR;
+		dv_cmp <= op == OP_EQ || op == OP_NE;
+		dv_eq <= op == OP_EQ;
 		if (!(opnd ? needs_b : needs_a)) begin
 			state <= S_EXEC;
 		end else begin
@@ -469,14 +495,13 @@ always @(posedge clk) begin
 			operand_done;
 		end
 	S_EXEC: begin
-		wr_n <= 2'd0;
 		if (is_extern)
 			m_extern <= 1'b1;
 		result <= direct_value;
 		if (exec_next) begin
 			next_insn;
-		end else if (direct) begin	// its value to a PHV field
-			state <= S_WR_SEL;
+		end else if (exec_write) begin
+			write_field(exec_direct);
 		end else if (is_alu || op == OP_CLONE || op == OP_TRUNCATE) begin
 			alu_start <= 1'b1;
 			state <= S_ALU;
@@ -486,11 +511,9 @@ always @(posedge clk) begin
 		end else if (op == OP_EXIT) begin
 			m_exit <= 1'b1;
 			state <= S_DONE;
-		end else if (op == OP_JZ || op == OP_JNZ) begin
+		end else begin		// JZ, JNZ
 			taken <= (a_val == 64'd0) == (op == OP_JZ);
 			state <= S_SKIP;
-		end else begin		// it writes fields
-			state <= S_WR_SEL;
 		end
 	end
 	S_ALU:
@@ -512,12 +535,8 @@ always @(posedge clk) begin
 			insn_raddr <= insn_raddr + imm[IA-1:0];
 			state <= S_FETCH;
 		end
-	S_WR_SEL: begin	// the instruction's next field to write (wr_n), with its value
-		// (the value's bits above the width need no clearing: the rotation puts them
-		// outside the field, where the masks keep the word's own bits)
-		load_field(wr_field[PW+12:7], wr_field[6:0], 1'b0, wr_value, 64'd0, 1'b1);
-		state <= S_WR_PREP;
-	end
+	S_WR_SEL:	// a field after the first (CLONE, DROP)
+		write_field(1'b0);
 	S_WR_PREP: begin
 		w_rot <= rot_out;
 		w_mask_hi <= from_bit & (f_cross ? ONES : ~above_end);
