@@ -228,9 +228,9 @@ pisa_alu_seq u_alu (
 reg [1:0] wr_n;
 reg [22:0] wr_field;		// {bit offset, width}
 reg [63:0] wr_value;
-reg [63:0] result;		// the instruction's value: the ALU's, or a direct one
-// ... as the ALU or the extern is done, so that its first field is loaded then, not a clock
-// later from result (a direct value goes to its field from S_EXEC: exec_direct)
+reg [63:0] result;		// the ALU's or the extern's value, for the fields after the first
+// ... and as the ALU or the extern is done, so that its first field is loaded then (a direct
+// value goes to its field from S_EXEC: exec_direct)
 wire [63:0] value_now = state == S_ALU ? alu_result : state == S_EXTERN ? x_result : result;
 // SET, NOT, AND, OR, XOR, EQ and NE whose operands need no sign extension (unsigned, or as
 // wide as what they give) skip the ALU: their value is a bitwise step away
@@ -497,7 +497,6 @@ always @(posedge clk) begin
 	S_EXEC: begin
 		if (is_extern)
 			m_extern <= 1'b1;
-		result <= direct_value;
 		if (exec_next) begin
 			next_insn;
 		end else if (exec_write) begin

@@ -146,11 +146,12 @@ reg bm_reg, bm_next;			// m = b_reg (else ones below w)
 // from: chosen with the next state, it ended the ALU's longest path.
 reg [2:0] ws_reg, ws_next;
 reg [6:0] w;
-// The fill bit's source, and whether a's bit mux takes the Horner walk's position (S_MUL1,
-// S_SCAN, and S_EXTB of MUL and SHR): decoded from the state, they began the ALU's longest
-// path (the state, a's 64:1 mux, the fill bit, every bit of result).
+// The fill bit's source, and whether the Horner walk fetches a's next bit (S_MUL1, S_SCAN, and
+// S_EXTB of MUL and SHR; a's bit mux then takes the walk's position): decoded from the state,
+// they began the ALU's longest path (the state, a's 64:1 mux, the fill bit, every bit of
+// result).
 reg [1:0] fs_reg, fs_next;
-reg scan_reg, scan_next;
+reg fetch_reg, fetch_next;
 // controls that select no per-bit logic; rce, bld, clr from the current state
 reg rce, bld, clr;			// write result, load b_reg from result, clear result
 reg feed_reg, feed_next;		// the bit result << 1 shifts in
@@ -243,7 +244,7 @@ wire zr = !r_hi && result[6:0] == 7'd0;
 // a's bits for the Horner walk and a's sign bit share one mux; b's sign bit has its own.
 // The muxes index a and b rotated left by one: bit w of {x[62:0], x[63]} is x's sign bit
 // for width w (width 0 -> bit 63, as pisa_alu), bit pos_reg is a's bit pos_reg - 1.
-wire [5:0] idx_a = (scan_reg && pos_in_a) ? pos_reg[5:0] : aw_reg[5:0];
+wire [5:0] idx_a = (fetch_reg && pos_in_a) ? pos_reg[5:0] : aw_reg[5:0];
 wire [63:0] a_rot = {a_reg[62:0], a_reg[63]};
 wire [63:0] b_rot = {b_reg[62:0], b_reg[63]};
 wire mux_a = a_rot[idx_a];
@@ -274,7 +275,6 @@ end
 
 // ---- saturation: signed overflow of the 64-bit sum in S_SAT1 ----
 wire sat_v = (result[63] ^ b_reg[63] ^ !c_sub) && (sum[63] != result[63]);
-wire fetch = scan_reg;
 
 // ---- controls that select no per-bit logic, from the current state ----
 always @* begin
@@ -300,7 +300,7 @@ end
 always @* begin
 	state_next = state_reg;
 	done_next = 1'b0;
-	bit_next = fetch ? bit_a : bit_reg;
+	bit_next = fetch_reg ? bit_a : bit_reg;
 	r64_next = r64_reg;
 	ovf_next = ovf_reg;
 	lt_next = lt_reg;
@@ -420,7 +420,7 @@ always @* begin
 	x_next = X_ZERO;
 	g_next = G_ZERO;
 	fs_next = F_NONE;
-	scan_next = 1'b0;
+	fetch_next = 1'b0;
 	ws_next = W_DW;
 	xm_next = 1'b0;
 	or_next = 1'b0;
@@ -435,7 +435,7 @@ always @* begin
 		// result = b extended (entered only at start)
 		g_next = (op == OP_OR) ? G_NB : G_B;
 		ws_next = W_WB;
-		scan_next = op == OP_MUL || op == OP_SHR;
+		fetch_next = op == OP_MUL || op == OP_SHR;
 		if (d_b_fix)
 			or_next = d_b_above;
 		else
@@ -524,7 +524,7 @@ always @* begin
 	end
 	S_MUL1: begin
 		// b_reg = b extended (from result); result = b if a's top bit else 0
-		scan_next = 1'b1;
+		fetch_next = 1'b1;
 		if (bit_next)
 			x_next = X_R;
 	end
@@ -532,7 +532,7 @@ always @* begin
 		// Horner: result = 2 * result + (bit ? b : 0) (MUL, MULSAT), 2 * result + bit
 		// (SHR; SHL feeds 0), 2 * result + bit -/+ b by the remainder's sign (MODU)
 		x_next = X_SHL;
-		scan_next = 1'b1;
+		fetch_next = 1'b1;
 		feed_next = (start_ok ? d_modu : c_modu || c_shr) && bit_next;
 		if (start_ok ? d_modu : c_modu) begin
 			g_next = r64_next ? G_B : G_NB;
@@ -573,7 +573,7 @@ end
 // min(dst_width, 64) - 1, SHR from 63 (both fetched in S_EXTB), SHL k steps; the last step is
 // the one with pos_reg == stop_reg (SHR's takes bit k).
 always @* begin
-	pos_next = fetch ? pos_reg - 7'd1 : pos_reg;
+	pos_next = fetch_reg ? pos_reg - 7'd1 : pos_reg;
 	stop_next = stop_reg;
 	if (state_reg == S_SHPREP) begin
 		stop_next = c_shl ? 7'd1 : {1'b0, result[5:0]};
@@ -590,12 +590,12 @@ always @(posedge clk) begin
 	state_reg <= state_next;
 	done <= done_next;
 	fs_reg <= fs_next;
-	scan_reg <= scan_next;
+	fetch_reg <= fetch_next;
 	if (rst) begin
 		state_reg <= S_IDLE;
 		done <= 1'b0;
 		fs_reg <= F_NONE;
-		scan_reg <= 1'b0;
+		fetch_reg <= 1'b0;
 	end
 
 	x_reg <= x_next;
@@ -627,7 +627,7 @@ always @(posedge clk) begin
 	pos_reg <= pos_next;
 	stop_reg <= stop_next;
 	last_reg <= pos_next == stop_next;
-	if (fetch)
+	if (fetch_reg)
 		pos_in_a <= c_modu || c_mulsat || pos_reg <= aw_reg + 7'd1;
 	if (state_reg == S_EXTB)
 		sign_a_reg <= sign_a;
