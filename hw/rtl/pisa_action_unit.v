@@ -130,8 +130,11 @@ wire is_alu = op >= OP_SET && op <= OP_MAX;
 wire is_stage_x = EXTERNS != 0 && op >= OP_COUNT && op <= OP_REG_WRITE;
 wire is_extern = !is_stage_x &&
 	(op == OP_COPYHDR || (op >= OP_COUNT && op <= OP_RANDOM) || op == OP_DIGEST);
-wire needs_a = is_alu || op == OP_JZ || op == OP_JNZ || op == OP_CLONE || op == OP_TRUNCATE ||
-	is_stage_x;
+function needs_a;		// (of the instruction being decoded)
+	input [7:0] o;
+	needs_a = o >= OP_SET && o <= OP_MAX || o == OP_JZ || o == OP_JNZ || o == OP_CLONE ||
+		o == OP_TRUNCATE || EXTERNS != 0 && o >= OP_COUNT && o <= OP_REG_WRITE;
+endfunction
 // SET and NOT read a only; COUNT's b is the packet length, REG_READ has none
 wire needs_b = is_alu && op != OP_SET && op != OP_NOT || is_stage_x && op != OP_REG_READ;
 // the fields an instruction writes (after its ALU step, if any); nwrites holds it from S_OPND on
@@ -176,6 +179,9 @@ wire [63:0] tail = reversed(~above_end);	// a crossing field's low bits: the sec
 
 // ---- operands ----
 reg opnd;			// reading a (0) or b (1)
+// whether the instruction reads that operand, and whether it is COUNT's b (packet_length): set
+// as it is decoded or a is done (decoded from op in S_OPND, they were the stage's longest path)
+reg o_needed, o_packet_length;
 reg [63:0] a_val, b_val;	// right-aligned, zero above the width
 reg [63:0] part;		// a crossing field's bits from its first word
 wire [31:0] o_desc = opnd ? b_desc : a_desc;
@@ -347,6 +353,8 @@ task decode;
 		a_value <= insn_rdata[127:64];
 		b_value <= insn_rdata[63:0];
 		opnd <= 1'b0;
+		o_needed <= needs_a(insn_rdata[255:248]);
+		o_packet_length <= 1'b0;
 		wr_n <= 2'd0;
 		// operand a's word (a_desc's offset / 64), should it be the PHV's
 		phv_raddr <= insn_rdata[160 + 6 +: PW];
@@ -387,6 +395,8 @@ task operand_done;
 	begin
 		if (!opnd && needs_b) begin
 			opnd <= 1'b1;
+			o_needed <= 1'b1;
+			o_packet_length <= EXTERNS != 0 && op == OP_COUNT;
 			// its word, should it be the PHV's (COUNT's b is packet_length)
 			phv_raddr <= EXTERNS != 0 && op == OP_COUNT ? F_PACKET_LENGTH[PW+12:13] :
 				b_desc[PW+5:6];
@@ -459,10 +469,10 @@ always @(posedge clk) begin
 		dv_xor <= op == OP_XOR;
 		dv_cmp <= op == OP_EQ || op == OP_NE;
 		dv_eq <= op == OP_EQ;
-		if (!(opnd ? needs_b : needs_a)) begin
+		if (!o_needed) begin
 			state <= S_EXEC;
 		end else begin
-			if (EXTERNS != 0 && opnd && op == OP_COUNT)	// (b read only then)
+			if (o_packet_length)
 				load_field(F_PACKET_LENGTH[PW+12:7], F_PACKET_LENGTH[6:0], 1'b1,
 					64'd0, 64'd0, 1'b0);
 			else case (o_kind)

@@ -21,9 +21,11 @@
 //     this table (the model lets next pointers go forward only), ends the pass: 16'hFFFF.
 // The action's COUNT, REG_READ and REG_WRITE work on the stage's counters and registers
 // (pisa_stage_externs: cfg_reg_*, cfg_cnt_*, their cells read and written through x_ctl_*
-// between instructions). m_hit: the lookup hit a row. m_extern: the action ran an instruction
-// the stage does not run yet (COPYHDR, METER, DMETER, HASH, RANDOM, DIGEST: pisa_action_unit's
-// m_extern); direct counters are not kept either.
+// between instructions). A table with a direct counter (cfg_direct_counter, one of those
+// counters with a cell per row) counts the row that hit before its action runs, as the model
+// does: a COUNT of the row's index with the PHV's packet_length. m_hit: the lookup hit a row.
+// m_extern: the action ran an instruction the stage does not run yet (COPYHDR, METER, DMETER,
+// HASH, RANDOM, DIGEST: pisa_action_unit's m_extern).
 // Configuration (cfg_*) holds while a PHV is in the stage; memories and rows are written
 // between PHVs (the exact and ternary units' row ports are pisa_stage_match's).
 // BANKS PHV memories in a ring: one PHV's words come in, another's lookup and action run and a
@@ -78,6 +80,7 @@ module pisa_stage #(
 	input  wire [XA*NCOUNTERS-1:0] cfg_cnt_base,
 	input  wire [(XA+1)*NCOUNTERS-1:0] cfg_cnt_size,
 	input  wire [2*NCOUNTERS-1:0]  cfg_cnt_kind,
+	input  wire [15:0]             cfg_direct_counter,	// its counter id, 16'hFFFF none
 
 	input  wire [AB-1:0]           w_act_id,	// the action memory, written in one clock
 	input  wire                    w_act_listed,
@@ -133,7 +136,9 @@ localparam [15:0] END = 16'hFFFF;
 localparam [1:0] KIND_KEYLESS = 2'd2, NEXT_ACTION = 2'd1, NEXT_COND = 2'd2;
 localparam [3:0] S_IDLE = 4'd0, S_LOOK = 4'd1, S_MATCH = 4'd2, S_ROW = 4'd3, S_ACT = 4'd4,
 	S_RUN = 4'd5, S_DECIDE = 4'd6, S_COND = 4'd7, S_COND_HI = 4'd8, S_FINISH = 4'd9,
-	S_COND_WAIT = 4'd10;
+	S_COND_WAIT = 4'd10, S_COUNT = 4'd11, S_COUNT_WAIT = 4'd12;
+localparam [7:0] OP_COUNT = 8'd29;
+localparam [PW-1:0] PACKET_LENGTH_WORD = 2;	// lib/pisa_image.h: its 32 bits at bit 128
 
 // ---- the PHV memories: a ring of banks that the input fills, the work (lookup, action,
 // condition) then changes and the output empties, each in turn; per bank the PHV's next table,
@@ -214,10 +219,10 @@ assign m_extern = bank_extern[out_bank];
 wire start_ready, mt_hit, mt_valid, mt_ternary, mt_too_long;
 wire [15:0] mt_action;
 wire [DATA_W-1:0] mt_data;
-wire [(WAY_W + WAY_BITS > IDX_W ? WAY_W + WAY_BITS : IDX_W)-1:0] mt_index;
-// the row's place is the direct counters' (not kept yet); a key longer than KEY_BYTES (the
-// image's loader refuses it) misses
-wire _unused_match = &{1'b0, mt_ternary, mt_too_long, mt_index, 1'b0};
+localparam ROW_W = WAY_W + WAY_BITS > IDX_W ? WAY_W + WAY_BITS : IDX_W;
+wire [ROW_W-1:0] mt_index;	// the row: the model's row number, the direct counter's cell
+// a key longer than KEY_BYTES (the image's loader refuses it) misses
+wire _unused_match = &{1'b0, mt_ternary, mt_too_long, 1'b0};
 pisa_stage_match #(.FAMILY(FAMILY), .PHV_BYTES(PHV_BYTES), .FIELDS(FIELDS),
 	.KEY_BYTES(KEY_BYTES), .WAYS(WAYS), .WAY_BITS(WAY_BITS), .ENTRIES(ENTRIES),
 	.CHUNK_BITS(CHUNK_BITS), .DATA_BYTES(DATA_BYTES)) u_match (
@@ -254,10 +259,10 @@ pisa_ram #(.WIDTH(256), .DEPTH(1 << IA)) u_insns (
 );
 
 wire au_ready, au_exit, au_extern, au_valid;
-wire x_start, x_sgn, x_done;
-wire [7:0] x_op;
-wire [15:0] x_imm;
-wire [63:0] x_a, x_b, x_result;
+wire au_x_start, au_x_sgn, x_done;
+wire [7:0] au_x_op;
+wire [15:0] au_x_imm;
+wire [63:0] au_x_a, au_x_b, x_result;
 wire [6:0] x_a_width, x_b_width;
 pisa_action_unit #(.PHV_BYTES(PHV_BYTES), .DATA_BYTES(DATA_BYTES), .IA(IA), .EXTERNS(1))
 u_action (
@@ -267,19 +272,26 @@ u_action (
 	.insn_raddr(insn_raddr), .insn_rdata(insn_rdata),
 	.phv_raddr(au_raddr), .phv_rdata(phv_word),
 	.phv_we(au_we), .phv_waddr(au_waddr), .phv_wdata(au_wdata),
-	.x_start(x_start), .x_op(x_op), .x_imm(x_imm), .x_sgn(x_sgn), .x_a(x_a),
-	.x_a_width(x_a_width), .x_b(x_b), .x_b_width(x_b_width), .x_done(x_done),
+	.x_start(au_x_start), .x_op(au_x_op), .x_imm(au_x_imm), .x_sgn(au_x_sgn), .x_a(au_x_a),
+	.x_a_width(x_a_width), .x_b(au_x_b), .x_b_width(x_b_width), .x_done(x_done),
 	.x_result(x_result),
 	.m_exit(au_exit), .m_extern(au_extern), .m_valid(au_valid), .m_ready(state == S_RUN)
 );
 
+// The externs run the action unit's instructions and the direct counter's COUNT (the unit is
+// idle then): unsigned, so the widths go unused.
+reg direct_start, direct_run;		// x_start; the COUNT runs (its operands held)
+reg [ROW_W-1:0] direct_row;
+reg [31:0] direct_length;		// the PHV's packet_length
 pisa_stage_externs #(.XA(XA), .NREGS(NREGS), .NCOUNTERS(NCOUNTERS)) u_externs (
 	.clk(clk), .rst(rst),
 	.cfg_reg_base(cfg_reg_base), .cfg_reg_size(cfg_reg_size), .cfg_reg_width(cfg_reg_width),
 	.cfg_cnt_base(cfg_cnt_base), .cfg_cnt_size(cfg_cnt_size), .cfg_cnt_kind(cfg_cnt_kind),
-	.x_start(x_start), .x_op(x_op), .x_imm(x_imm), .x_sgn(x_sgn), .x_a(x_a),
-	.x_a_width(x_a_width), .x_b(x_b), .x_b_width(x_b_width), .x_done(x_done),
-	.x_result(x_result),
+	.x_start(au_x_start || direct_start), .x_op(direct_run ? OP_COUNT : au_x_op),
+	.x_imm(direct_run ? cfg_direct_counter : au_x_imm), .x_sgn(au_x_sgn && !direct_run),
+	.x_a(direct_run ? {{64-ROW_W{1'b0}}, direct_row} : au_x_a), .x_a_width(x_a_width),
+	.x_b(direct_run ? {32'd0, direct_length} : au_x_b), .x_b_width(x_b_width),
+	.x_done(x_done), .x_result(x_result),
 	.c_valid(x_ctl_valid), .c_ready(x_ctl_ready), .c_write(x_ctl_write), .c_addr(x_ctl_addr),
 	.c_wdata(x_ctl_wdata), .c_rvalid(x_ctl_rvalid), .c_rdata(x_ctl_rdata)
 );
@@ -298,10 +310,12 @@ begin
 	state <= next;
 	look_at <= next == S_LOOK || next == S_MATCH ? work_at : {BANKS{1'b0}};
 	act_at <= next == S_ACT || next == S_RUN ? work_at : {BANKS{1'b0}};
-	// the condition's: every other state of the work (S_ROW, S_DECIDE .. S_COND_WAIT)
+	// the condition's: every other state of the work (S_ROW, S_DECIDE .. S_COUNT_WAIT)
 	cond_at <= next == S_ROW || next >= S_DECIDE ? work_at : {BANKS{1'b0}};
 	if (next == S_DECIDE)	// the condition's first word, read in S_DECIDE
 		cond_addr <= cfg_cond_off[PA+2:6];
+	if (next == S_ROW)	// the direct counter's packet_length, read in S_ROW
+		cond_addr <= PACKET_LENGTH_WORD;
 end
 endtask
 
@@ -341,6 +355,7 @@ end
 endtask
 
 always @(posedge clk) begin
+	direct_start <= 1'b0;
 	// the input
 	if (in_word) begin
 		if (in_addr == 0)
@@ -380,13 +395,25 @@ always @(posedge clk) begin
 	S_MATCH:
 		if (mt_valid) begin
 			hit <= mt_hit;
+			direct_row <= mt_index;
 			if (mt_hit)
 				choose(1'b1, mt_action, mt_data);
 			else
 				choose(cfg_default_valid, cfg_default_action, cfg_default_data);
 		end
 	S_ROW:	// the action memory's record is read
-		go(ran ? S_ACT : S_DECIDE);
+		go(hit && cfg_direct_counter != 16'hFFFF ? S_COUNT : ran ? S_ACT : S_DECIDE);
+	S_COUNT: begin		// the direct counter's COUNT
+		direct_length <= cond_word[63:32];
+		direct_start <= 1'b1;
+		direct_run <= 1'b1;
+		go(S_COUNT_WAIT);
+	end
+	S_COUNT_WAIT:
+		if (x_done) begin
+			direct_run <= 1'b0;
+			go(ran ? S_ACT : S_DECIDE);
+		end
 	S_ACT:
 		if (au_ready)
 			go(S_RUN);
@@ -421,6 +448,8 @@ always @(posedge clk) begin
 		out_addr <= 0;
 		full <= 0;
 		done <= 0;
+		direct_run <= 1'b0;
+		direct_start <= 1'b0;
 	end
 end
 

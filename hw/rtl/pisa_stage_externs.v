@@ -99,7 +99,9 @@ wire is_count = x_op == OP_COUNT;
 wire known = {16'd0, x_imm} < (is_count ? NCOUNTERS : NREGS);
 reg [7:0] id;			// (0 past the ids: a select inside the configuration)
 reg id_known, a_negative, a_high;
-reg [63:0] b_extended;		// b sign-extended when SIGNED
+reg b_negative;			// b's sign when SIGNED, then ...
+reg [63:0] b_extended;		// ... b sign-extended (its sign and its extension in one clock
+				// were the stage's longest path)
 reg [XA:0] size;
 reg [XA-1:0] base;
 reg [1:0] kind;
@@ -134,7 +136,7 @@ always @(posedge clk) begin
 		id_known <= known;
 		a_negative <= x_sgn && top_bit(x_a, x_a_width);
 		a_high <= x_a[63:XA+1] != 0;
-		b_extended <= x_sgn && top_bit(x_b, x_b_width) ? x_b | ~low_ones(x_b_width) : x_b;
+		b_negative <= x_sgn && top_bit(x_b, x_b_width);
 		state <= X_CFG;
 	end
 	X_CFG: begin
@@ -143,6 +145,7 @@ always @(posedge clk) begin
 		base <= is_count ? cfg_cnt_base[XA * id +: XA] : cfg_reg_base[XA * id +: XA];
 		kind <= cfg_cnt_kind[2 * id +: 2];
 		width_mask <= low_ones(cfg_reg_width[7 * id +: 7]);
+		b_extended <= b_negative ? x_b | ~low_ones(x_b_width) : x_b;
 		state <= X_CHECK;
 	end
 	X_CHECK: begin		// where the cell is

@@ -7,8 +7,9 @@
 // format). Per section the action memories, instructions and every row are written, then the
 // PHVs go in, a word at a time with random idle clocks, and every word out and its next table
 // (one stage: also its hit and extern flags) must be the model's. One stage: the section also
-// lays out the registers and counters (pisa_stage_externs), whose cells are written through the
-// stage's control port before the PHVs and read back after them, every one as the model left it.
+// lays out the registers and counters (pisa_stage_externs; in some sections one of them the
+// table's direct counter), whose cells are written through the stage's control port before the
+// PHVs and read back after them, every one as the model left it.
 // The sink is randomly not ready a quarter of the time; a held output must not change. With
 // +fast the source and the sink never wait, for the clocks a PHV takes (the PASSED line's
 // clocks a PHV: from a section's first word in to its last word out, over its PHVs). Prints
@@ -58,7 +59,7 @@
 `define STAGES 1
 `endif
 `ifndef XA
-`define XA 6
+`define XA 9
 `endif
 `ifndef NREGS
 `define NREGS 4
@@ -95,7 +96,7 @@ wire we_ready = we_ready_s[cur], wt_ready = wt_ready_s[cur];
 
 // each stage's configuration, as read from the file
 reg [15:0] table_s [0:STAGES-1], next_hit_s [0:STAGES-1], next_miss_s [0:STAGES-1],
-	default_action_s [0:STAGES-1];
+	default_action_s [0:STAGES-1], direct_s [0:STAGES-1];
 reg [1:0] kind_s [0:STAGES-1], next_mode_s [0:STAGES-1];
 reg [FI_W-1:0] nfields_s [0:STAGES-1];
 reg [16*FIELDS-1:0] off_s [0:STAGES-1];
@@ -153,6 +154,7 @@ generate for (g = 0; g < STAGES; g = g + 1) begin : g_stage
 		.cfg_default_data(default_data_s[g]),
 		.cfg_reg_base(reg_base), .cfg_reg_size(reg_size), .cfg_reg_width(reg_width),
 		.cfg_cnt_base(cnt_base), .cfg_cnt_size(cnt_size), .cfg_cnt_kind(cnt_kind),
+		.cfg_direct_counter(direct_s[g]),
 		.x_ctl_valid(c_valid && cur == g), .x_ctl_ready(x_ready_s[g]),
 		.x_ctl_write(c_write), .x_ctl_addr(c_addr), .x_ctl_wdata(c_wdata),
 		.x_ctl_rvalid(x_rvalid_s[g]), .x_ctl_rdata(x_rdata_s[64 * g +: 64]),
@@ -177,7 +179,7 @@ end endgenerate
 reg [63:0] exp_word [0:MAX_CASES*WORDS-1];
 reg [17:0] exp_flags [0:MAX_CASES-1];
 integer q_in = 0, q_out = 0, w_out = 0, seed = 32'h73746167;
-integer hits = 0, ended = 0, passed = 0, externs = 0, cells = 0;
+integer hits = 0, ended = 0, passed = 0, externs = 0, cells = 0, direct_hits = 0;
 reg fast;
 initial fast = $test$plusargs("fast");
 
@@ -204,6 +206,7 @@ always @(posedge clk) begin
 			w_out = w_out + 1;
 			if (w_out == WORDS) begin
 				hits = hits + m_hit;
+				direct_hits = direct_hits + (m_hit && direct_s[0] != 16'hFFFF);
 				ended = ended + (m_next == 16'hFFFF);
 				externs = externs + m_extern;
 				w_out = 0;
@@ -239,7 +242,7 @@ endtask
 task read_stage(input integer which);
 	begin
 		cur = which;
-		read_v(7);
+		read_v(8);
 		table_s[which] = v[0][15:0];
 		kind_s[which] = v[1][1:0];
 		next_mode_s[which] = v[2][1:0];
@@ -247,6 +250,7 @@ task read_stage(input integer which);
 		next_miss_s[which] = v[4][15:0];
 		cond_off_s[which] = v[5][PA+2:0];
 		cond_width_s[which] = v[6][6:0];
+		direct_s[which] = v[7][15:0];
 		read1;
 		n = x;
 		nfields_s[which] = x[FI_W-1:0];
@@ -376,8 +380,9 @@ initial begin
 			`TB_NAME, nsections, STAGES, total, passed, ended, ($time - t0) / 10,
 			busy / total, busy * 10 / total % 10);
 	else if (errors == 0)
-		$display("PASSED %s (%0d sections, %0d PHVs: %0d hits, %0d passed through, %0d ended the pass, %0d externs reported, %0d register and counter cells checked; %0d clocks, %0d.%0d a PHV)",
-			`TB_NAME, nsections, total, hits, passed, ended, externs, cells, ($time - t0) / 10,
+		$display("PASSED %s (%0d sections, %0d PHVs: %0d hits (%0d counted by a direct counter), %0d passed through, %0d ended the pass, %0d externs reported, %0d register and counter cells checked; %0d clocks, %0d.%0d a PHV)",
+			`TB_NAME, nsections, total, hits, direct_hits, passed, ended, externs, cells,
+			($time - t0) / 10,
 			busy / total, busy * 10 / total % 10);
 	else
 		$display("FAILED %s: %0d errors (see above)", `TB_NAME, errors);

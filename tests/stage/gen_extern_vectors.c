@@ -57,11 +57,11 @@ static int section(FILE *f, unsigned s)
 	uint16_t vlen[1] = { 0 };
 	struct pisa_image *img = tb_image(PHV_BYTES);
 	struct pisa_model *m;
-	uint64_t before[X_CELLS], after[X_CELLS];
+	uint64_t before[MAX_X_CELLS], after[MAX_X_CELLS];
 	unsigned long c;
 	int ret = 1;
 
-	add_externs(img);
+	add_externs(img, -1);
 	m = pisa_model_new(img);
 	if (!m) {
 		fprintf(stderr, "gen_extern_vectors: section %u: pisa_model_new failed\n", s);
@@ -101,9 +101,9 @@ static int section(FILE *f, unsigned s)
 		if (in.op == PISA_REG_READ)
 			result = pisa_bits_get(phv, RESULT_BIT, 64);
 		n_op[in.op - PISA_COUNT]++;
-		n_changed += memcmp(before, after, sizeof(after)) != 0;
+		n_changed += memcmp(before, after, x_cells * sizeof(*after)) != 0;
 		n_read_nonzero += result != 0;
-		cell = (unsigned)(rnd() % X_CELLS);
+		cell = (unsigned)(rnd() % x_cells);
 		fprintf(f, "%x %x %x %" PRIx64 " %x %" PRIx64 " %x %" PRIx64 " %x %" PRIx64 "\n",
 			in.op, in.imm, in.flags & PISA_INSN_SIGNED, a, aw,
 			in.op == PISA_COUNT ? pktlen : b, in.op == PISA_COUNT ? 32 : bw, result, cell,

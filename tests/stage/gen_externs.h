@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * gen_externs.h: a stage's registers and counters for the generators that test
- * hw/rtl/pisa_stage_externs.v (gen_stage_vectors, within a table's actions; gen_extern_vectors,
- * one instruction at a time): an image's register arrays and indexed counters laid out in the
- * X_CELLS 64-bit cells of a stage with X_IDS register ids and X_IDS counter ids, the model's
- * values as cells, and the layout block of the vectors (gen_stage_vectors' header gives its
- * format). Include it after gen_insns.h.
+ * hw/rtl/pisa_stage_externs.v (gen_stage_vectors, within a table's actions and as its direct
+ * counter; gen_extern_vectors, one instruction at a time): an image's register arrays and
+ * counters laid out in the x_cells 64-bit cells of a stage with X_IDS register ids and X_IDS
+ * counter ids, the model's values as cells, and the layout block of the vectors
+ * (gen_stage_vectors' header gives its format). Include it after gen_insns.h.
  *
  * add_externs: 2..X_IDS registers (1..6 cells of 1..64 bits) and 2..X_IDS counters (1..4 cells
  * of two words, packets then bytes; kind packets, bytes or both), one after another from a
- * random cell; ids from their number up to X_IDS - 1 have size 0; the other cells hold junk
- * that must stay. put_externs sets the model's registers to random values of their width and
- * its counters to random 64-bit values (0, 1 and all ones among them).
+ * random cell; given a table, one of the counters (a random id) is that table's direct
+ * counter instead, with a cell per row. Ids from their number up to X_IDS - 1 have size 0; the
+ * other cells hold junk that must stay. put_externs sets the model's registers to random values
+ * of their width and its counters to random 64-bit values (0, 1 and all ones among them).
  */
 #ifndef STAGE_GEN_EXTERNS_H
 #define STAGE_GEN_EXTERNS_H
@@ -20,14 +21,18 @@
 #include <stdio.h>
 #include <string.h>
 
-#define X_CELLS 64		/* the stage's register and counter cells (pisa_stage_externs) */
+#define MAX_X_CELLS 4096
+/* the stage's register and counter cells (pisa_stage_externs' 2^XA), a power of 2 */
+static unsigned x_cells = 64;
 
-/* The stage's cells (X_CELLS): where each register and counter id lies; the rest junk. */
+/* The stage's cells: where each register and counter id lies; the rest junk. */
 static struct { unsigned base, size; } xreg[X_IDS], xcnt[X_IDS];
-static uint64_t xjunk[X_CELLS];
+static uint64_t xjunk[MAX_X_CELLS];
 
-/* The image's registers and counters (the top comment's), laid out in the cells. */
-static void add_externs(struct pisa_image *img)
+/* The image's registers and counters (the top comment's), laid out in the cells; direct_table
+ * the table (with its rows set) that has a direct counter, -1 for none. The cells must hold
+ * them: 48 and two a row. */
+static void add_externs(struct pisa_image *img, int direct_table)
 {
 	unsigned i, at, total = 0;
 
@@ -47,7 +52,16 @@ static void add_externs(struct pisa_image *img)
 							  (uint32_t)(1 + rnd() % 4), -1 };
 		total += 2 * img->counters[i].size;
 	}
-	at = (unsigned)(rnd() % (X_CELLS - total + 1));
+	if (direct_table >= 0) {
+		struct pisa_counter *k = &img->counters[rnd() % img->ncounters];
+
+		total -= 2 * k->size;
+		k->size = img->tables[direct_table].rows;
+		k->direct_table = (int16_t)direct_table;
+		img->tables[direct_table].direct_counter = (int16_t)(k - img->counters);
+		total += 2 * k->size;
+	}
+	at = (unsigned)(rnd() % (x_cells - total + 1));
 	for (i = 0; i < img->nregisters; i++) {
 		xreg[i].base = at;
 		xreg[i].size = img->registers[i].size;
@@ -58,7 +72,7 @@ static void add_externs(struct pisa_image *img)
 		xcnt[i].size = img->counters[i].size;
 		at += 2 * xcnt[i].size;
 	}
-	for (i = 0; i < X_CELLS; i++)
+	for (i = 0; i < x_cells; i++)
 		xjunk[i] = rnd();
 }
 
@@ -67,7 +81,7 @@ static void cells(struct pisa_model *m, uint64_t *cell, int set)
 {
 	unsigned i, j;
 
-	for (i = 0; i < X_CELLS; i++)
+	for (i = 0; i < x_cells; i++)
 		if (!set)
 			cell[i] = xjunk[i];
 	for (i = 0; i < m->img->nregisters; i++)
@@ -97,7 +111,7 @@ static void print_cells(FILE *f, const uint64_t *cell)
 {
 	unsigned i;
 
-	for (i = 0; i < X_CELLS; i++)
+	for (i = 0; i < x_cells; i++)
 		fprintf(f, "%016" PRIx64 "%c", cell[i], i % 4 == 3 ? '\n' : ' ');
 }
 
@@ -105,10 +119,10 @@ static void print_cells(FILE *f, const uint64_t *cell)
 static void put_externs(FILE *f, struct pisa_model *m)
 {
 	const struct pisa_image *img = m->img;
-	uint64_t cell[X_CELLS];
+	uint64_t cell[MAX_X_CELLS];
 	unsigned i, j;
 
-	fprintf(f, "%x %x %x\n", X_CELLS, X_IDS, X_IDS);
+	fprintf(f, "%x %x %x\n", x_cells, X_IDS, X_IDS);
 	for (i = 0; i < X_IDS; i++)
 		fprintf(f, "%x %x %x\n", xreg[i].base, xreg[i].size,
 			i < img->nregisters ? img->registers[i].width : 0);

@@ -8,7 +8,7 @@
  * through model_run_tables (model/model_table.c). Fixed seed.
  *
  *   gen_stage_vectors [--chain STAGES] OUT PHV_BYTES FIELDS KEY_BYTES WAYS WAY_BITS ENTRIES
- *                     DATA_BYTES ACTIONS IA [CASES]
+ *                     DATA_BYTES ACTIONS IA XA [CASES]
  *
  * Without --chain: nine sections of one table each (below). With --chain STAGES (2..8): a row
  * of STAGES pisa_stage instances, stage i configured with table i (the chain mode section at the
@@ -19,14 +19,17 @@
  * WAY_BITS rows); ENTRIES 2..256 (the ternary table's rows); DATA_BYTES 1..8 (a row's action
  * data: the table's adata_bits is 8 * DATA_BYTES); ACTIONS 2..256 (the stage's action memory:
  * global action ids 0 .. ACTIONS - 1); IA 4..12 (the instruction memory: 2^IA instructions);
- * CASES per section, 300 if left out. Usage errors exit 2, other failures 1 (among them any
+ * XA 6..12 (the register and counter cells: 2^XA, room for a direct counter of the larger
+ * table's rows, two cells a row, and 48 more; chain mode has none); CASES per section, 300 if
+ * left out. Usage errors exit 2, other failures 1 (among them any
  * disagreement between the model and what this generator expects of it).
  *
  * Output: hex numbers separated by white space (for $fscanf("%h")):
  *   nsections (9)
  *   per section:
  *     T  kind (0 exact, 1 ternary, 2 keyless)  next_mode  next_hit  next_miss  cond_off
- *        cond_width                              (cond: 0 0 unless next_mode is 2, COND)
+ *        cond_width  direct                      (cond: 0 0 unless next_mode is 2, COND;
+ *                                                 direct: the direct counter's id, ffff none)
  *     nfields            then per field: bit_offset width          (0 fields when keyless)
  *     default_valid  default_action  default_data
  *                        (data: DATA_BYTES bytes as one hex number, byte 0 most significant)
@@ -38,7 +41,7 @@
  *                        (kind 0: all WAYS << WAY_BITS rows, way by way; else 0 rows)
  *     nternary           then per row: index nbytes valid action value mask data
  *                        (kind 1: all ENTRIES rows, nbytes the key's bytes KB; else 0 rows)
- *     ncells  nregs  ncounters        (40 4 4: X_CELLS 64, X_IDS 4 and 4, pisa_stage_externs')
+ *     ncells  nregs  ncounters        (2^XA, X_IDS 4 and 4: pisa_stage_externs')
  *     nregs lines, per register id: base size width          (size 0: no such register)
  *     ncounters lines, per counter id: base size kind        (size in cells of two words)
  *     ncells words: the cells before the cases (a register's cells, then a counter's as
@@ -51,8 +54,10 @@
  * hit: 1 when the lookup hit a row (0 when keyless). extern: 1 when the action that ran ended
  * in an extern the stage does not run (COPYHDR, which always runs; the hardware reports it,
  * the model treats it as a no-op for this image); the lists' COUNT, REG_READ and REG_WRITE
- * (gen_insns.h's stage_externs) run on the image's registers and counters. A case whose
- * in_next is not T passes the stage: hit 0, out_next = in_next, extern 0, the PHV unchanged (the model is not run). Otherwise out_next is the
+ * (gen_insns.h's stage_externs) run on the image's registers and counters, and a hit in a
+ * table with a direct counter counts its row there before the action runs. A case whose
+ * in_next is not T passes the stage: hit 0, out_next = in_next, extern 0, the PHV unchanged
+ * (the model is not run). Otherwise out_next is the
  * model's: PISA_NEXT_END (ffff) when the action ran EXIT or the next the table chose is <= T
  * (pointers go forward only: the pass ends), else that next itself (T + 1 .. T + 20 or ffff;
  * the model ends the pass on a next past its last table, the stage cannot know that).
@@ -63,8 +68,9 @@
  * next_miss). Each section is a fresh image and model:
  *  - tb_image(PHV_BYTES) with 32 one-byte headers at PHV bytes 72 .. 103 (what gen_insns.h's
  *    lists are made for), registers and counters with random values laid out in the stage's
- *    cells as gen_externs.h lays them out, T keyless tables
- *    0 .. T - 1 with no actions that never run (ingress_start is T), and table T, T 1..8.
+ *    cells as gen_externs.h lays them out (one of the counters table T's direct counter when
+ *    the table has a key and its next mode is not ACTION: sections 0, 1, 6 and 7), T keyless
+ *    tables 0 .. T - 1 with no actions that never run (ingress_start is T), and table T, T 1..8.
  *    Its key (not when keyless): gen_keys.h's random_key, 1..FIELDS fields of 1..24 bits
  *    anywhere in the PHV, match kind EXACT (HASH table) or TERNARY (TCAM table).
  *  - NA = 2 + rnd() % (ACTIONS - 1) global actions 0 .. NA - 1, each a list from gen_insns.h's
@@ -178,7 +184,8 @@ struct step {		/* one table applied to a PHV */
 /* The run's sizes and counts. */
 static unsigned fields, key_bytes, ways, way_bits, entries, nacts, ia;
 static unsigned long ncases = 300;
-static unsigned long hits, ran, externs, n_exit, n_end, n_back, n_fwd, n_pass, cells_changed;
+static unsigned long hits, ran, externs, n_exit, n_end, n_back, n_fwd, n_pass, cells_changed,
+	direct_counts;
 /* chain mode's counts */
 static unsigned long c_ran[MAX_STAGES + 1], c_tables, c_exit, c_end, c_back, c_past;
 
@@ -441,8 +448,8 @@ static void put_config(FILE *f, const struct pisa_image *img, const struct tbl *
 	const struct row *rows = tl->rows;
 	unsigned i, kind = tl->kind, nrows = tl->nrows;
 
-	fprintf(f, "%x %x %x %x %x %x %x\n", tl->t, kind, tl->mode, tb->next_hit, tb->next_miss,
-		tb->cond.bitoff, tb->cond.width);
+	fprintf(f, "%x %x %x %x %x %x %x %x\n", tl->t, kind, tl->mode, tb->next_hit,
+		tb->next_miss, tb->cond.bitoff, tb->cond.width, (uint16_t)tb->direct_counter);
 	print_key(f, &tl->k);
 	fprintf(f, "%x %x %" PRIx64 "\n", tl->def.valid, tl->def.action, tl->def.data);
 	for (i = 0; i < nacts; i++) {
@@ -542,6 +549,11 @@ static int step(struct pisa_model *m, const struct pisa_image *img, const struct
 			}
 	}
 	st->hit = st->hit_row != NO_ROW;
+	if (st->hit && tb->direct_counter >= 0) {	/* before the action, as the model counts */
+		model_count(m, (unsigned)tb->direct_counter, st->hit_row,
+			    model_get(m, phv, PISA_SM_PACKET_LENGTH));
+		direct_counts++;
+	}
 	rr = st->hit ? &rows[st->hit_row] : &tl->def;
 	if (rr->valid)
 		st->a = &acts[rr->action];
@@ -646,7 +658,7 @@ static int section(FILE *f, unsigned s)
 	int ret = 1, rc;
 	unsigned long c;
 	uint16_t vlen[1] = { 0 };
-	uint64_t before[X_CELLS], after[X_CELLS], own[X_CELLS];
+	static uint64_t before[MAX_X_CELLS], after[MAX_X_CELLS], own[MAX_X_CELLS];
 	char what[32];
 
 	snprintf(what, sizeof(what), "section %u", s);
@@ -663,7 +675,7 @@ static int section(FILE *f, unsigned s)
 		tl->k = random_key(fields, key_bytes, pb);
 	if (make_actions(img) || add_table(img, tl, 0))
 		goto out;
-	add_externs(img);
+	add_externs(img, tl->kind != 2 && tl->mode != PISA_NEXT_ACTION ? (int)t : -1);
 
 	m = pisa_model_new(img);
 	if (!m) {
@@ -715,13 +727,13 @@ static int section(FILE *f, unsigned s)
 			goto out;
 		}
 		cells(m, own, 0);
-		if (memcmp(own, after, sizeof(own))) {
+		if (memcmp(own, after, x_cells * sizeof(*own))) {
 			fprintf(stderr, "gen_stage_vectors: section %u case %lu: the registers and "
 				"counters model_run_tables leaves are not the generator's\n", s, c);
 			free(got);
 			goto out;
 		}
-		cells_changed += memcmp(before, after, sizeof(after)) != 0;
+		cells_changed += memcmp(before, after, x_cells * sizeof(*after)) != 0;
 		if (agree(phv, alt, pb, got, want, "", s, c))
 			goto out;
 		out_next = st.next;
@@ -857,11 +869,11 @@ out:
 }
 
 #define USAGE "usage: gen_stage_vectors [--chain STAGES] OUT PHV_BYTES FIELDS KEY_BYTES WAYS " \
-	"WAY_BITS ENTRIES DATA_BYTES ACTIONS IA [CASES]\n"
+	"WAY_BITS ENTRIES DATA_BYTES ACTIONS IA XA [CASES]\n"
 
 int main(int argc, char **argv)
 {
-	unsigned long v[10], stages = 0;
+	unsigned long v[10], stages = 0, rows;
 	unsigned s, i;
 	int ret = 0;
 	FILE *f;
@@ -875,24 +887,31 @@ int main(int argc, char **argv)
 		argv += 2;
 		argc -= 2;
 	}
-	if (argc < 11 || argc > 12) {
+	if (argc < 12 || argc > 13) {
 		fprintf(stderr, USAGE);
 		return 2;
 	}
-	for (i = 0; i < 9; i++)
+	for (i = 0; i < 10; i++)
 		if (!parse(argv[2 + i], &v[i]))
 			v[0] = 0;	/* fails the checks below */
-	if (argc == 12 && !parse(argv[11], &ncases))
+	if (argc == 13 && !parse(argv[12], &ncases))
 		ncases = 0;
 	if (v[0] < 128 || v[0] > MAX_PHV || (v[0] & (v[0] - 1)) || v[1] < 1 || v[1] > MAX_FIELDS ||
 	    v[2] < 2 || v[2] > MAX_KEY || v[3] < 1 || v[3] > 4 || v[4] < 1 || v[4] > 12 ||
 	    v[5] < 2 || v[5] > MAX_ENTRIES || v[6] < 1 || v[6] > 8 || v[7] < 2 ||
-	    v[7] > MAX_ACTIONS || v[8] < 4 || v[8] > 12 || ncases < 1 || ncases > 1000000) {
+	    v[7] > MAX_ACTIONS || v[8] < 4 || v[8] > 12 || v[9] < 6 || v[9] > 12 || ncases < 1 ||
+	    ncases > 1000000) {
 		fprintf(stderr, USAGE
 			"  PHV_BYTES a power of 2 128..1024, FIELDS 1..%d, KEY_BYTES 2..%d, WAYS 1..4, "
 			"WAY_BITS 1..12, ENTRIES 2..%d, DATA_BYTES 1..8, ACTIONS 2..%d, IA 4..12, "
-			"CASES 1..1000000, STAGES 2..%d\n", MAX_FIELDS, MAX_KEY, MAX_ENTRIES,
+			"XA 6..12, CASES 1..1000000, STAGES 2..%d\n", MAX_FIELDS, MAX_KEY, MAX_ENTRIES,
 			MAX_ACTIONS, MAX_STAGES);
+		return 2;
+	}
+	rows = v[3] << v[4] > v[5] ? v[3] << v[4] : v[5];
+	if (!stages && 2 * rows + 48 > 1ul << v[9]) {
+		fprintf(stderr, USAGE "  XA: 2^XA cells must hold a direct counter of %lu rows and "
+			"48 cells more\n", rows);
 		return 2;
 	}
 	phv_bits = (unsigned)v[0] * 8;
@@ -904,6 +923,7 @@ int main(int argc, char **argv)
 	data_bytes = (unsigned)v[6];
 	nacts = (unsigned)v[7];
 	ia = (unsigned)v[8];
+	x_cells = 1u << v[9];
 
 	stage_externs = !stages;
 	f = fopen(argv[1], "w");
@@ -922,17 +942,20 @@ int main(int argc, char **argv)
 		perror(argv[1]);
 		ret = 1;
 	}
-	if (!ret && !stages && (!externs || !cells_changed)) {	/* the vectors would test less */
-		fprintf(stderr, "gen_stage_vectors: no case ran an extern the stage reports, or none "
-			"changed a register or counter: draw the lists differently\n");
+	if (!ret && !stages && (!externs || !cells_changed || !direct_counts)) {
+		/* the vectors would test less */
+		fprintf(stderr, "gen_stage_vectors: no case ran an extern the stage reports, none "
+			"changed a register or counter, or none was counted by a direct counter: draw "
+			"them differently\n");
 		ret = 1;
 	}
 	if (!ret && !stages)
-		printf("gen_stage_vectors: %d sections, %lu cases in %s (%lu hits, %lu actions run, "
-		       "%lu externs reported, %lu changed a register or counter; next: %lu exit, "
-		       "%lu end, %lu back (<= T: end), %lu forward, %lu passed through)\n", SECTIONS,
-		       SECTIONS * ncases, argv[1], hits, ran, externs, cells_changed, n_exit, n_end,
-		       n_back, n_fwd, n_pass);
+		printf("gen_stage_vectors: %d sections, %lu cases in %s (%lu hits, %lu counted by a "
+		       "direct counter, %lu actions run, %lu externs reported, %lu changed a register "
+		       "or counter; next: %lu exit, %lu end, %lu back (<= T: end), %lu forward, %lu "
+		       "passed through)\n", SECTIONS, SECTIONS * ncases, argv[1], hits,
+		       direct_counts, ran, externs, cells_changed, n_exit, n_end, n_back, n_fwd,
+		       n_pass);
 	if (!ret && stages) {
 		printf("gen_stage_vectors: chain of %lu stages, %d sections, %lu cases in %s "
 		       "(tables run per case:", stages, CHAIN_SECTIONS, CHAIN_SECTIONS * ncases,
