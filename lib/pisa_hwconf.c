@@ -160,7 +160,6 @@ static uint32_t put_joined_fields(struct build *b, const struct pisa_field_list 
 static const char *unsupported_op(unsigned op)
 {
 	switch (op) {
-	case PISA_RESUBMIT: return "resubmit";
 	case PISA_RECIRCULATE: return "recirculate";
 	case PISA_EXTRACT_VAR: return "extract of a varbit header";
 	default: return NULL;

@@ -32,9 +32,10 @@
 // random, truncate, checksum verify and update (with payload), exact (hash ways) and
 // ternary/lpm/range (row scan) tables, hit/miss, action_run and gateway control flow,
 // ingress and egress passes, unicast, multicast (MC_GROUPS groups of MC_SLOT copies), drop,
-// meters (indexed and direct, two-rate three-colour), digests (m_dig_*), I2E clones.
-// Not yet: E2E clones, resubmit, recirculate, varbit headers: lib/pisa_hwconf.c refuses
-// images that use those.
+// meters (indexed and direct, two-rate three-colour), digests (m_dig_*), I2E clones,
+// resubmit (up to 16 ingress passes a packet, as pisa-model's PISA_MODEL_MAX_PASSES).
+// Not yet: E2E clones, recirculate, varbit headers: lib/pisa_hwconf.c refuses images that
+// use those.
 //
 // Packets: s_pkt_* carries one packet (port with every byte, s_pkt_last on the final one);
 // now_us is the time stamp sampled with its first byte. m_pkt_* gives each packet that
@@ -120,7 +121,7 @@ localparam [3:0] K_PHV = 4'd1, K_CONST = 4'd2, K_ADATA = 4'd3, K_PKT = 4'd4;
 localparam [7:0] OP_MAX = 8'd22, OP_DIGEST = 8'd40, OP_JZ = 8'd23, OP_JNZ = 8'd24,
 	OP_SETVALID = 8'd25, OP_SETINVALID = 8'd26, OP_COPYHDR = 8'd27, OP_EXIT = 8'd28,
 	OP_COUNT = 8'd29, OP_REG_READ = 8'd30, OP_REG_WRITE = 8'd31, OP_METER = 8'd32,
-	OP_DMETER = 8'd33, OP_HASH = 8'd34, OP_RANDOM = 8'd35, OP_CLONE = 8'd36,
+	OP_DMETER = 8'd33, OP_HASH = 8'd34, OP_RANDOM = 8'd35, OP_CLONE = 8'd36, OP_RESUBMIT = 8'd37,
 	OP_TRUNCATE = 8'd39, OP_DROP = 8'd41, OP_EXTRACT = 8'd42, OP_EXTRACT_STACK = 8'd43,
 	OP_ADVANCE = 8'd45;
 // pisa_alu_seq's internal operations and the ALU opcodes the engine itself uses
@@ -530,7 +531,7 @@ reg md_pend;
 reg [3:0] md_k;
 reg [8:0] md_espec;
 reg [15:0] md_mgrp, md_csess, md_trunc;
-reg [7:0] md_ctype, md_cflist;
+reg [7:0] md_ctype, md_cflist, md_rflist;
 reg [7:0] md_ret;
 
 function [15:0] meta_byte(input [3:0] i);	// the i-th byte S_META reads
@@ -544,7 +545,8 @@ function [15:0] meta_byte(input [3:0] i);	// the i-th byte S_META reads
 	4'd6: meta_byte = 16'd54;
 	4'd7: meta_byte = 16'd55;
 	4'd8: meta_byte = 16'd58;
-	default: meta_byte = 16'd59;
+	4'd9: meta_byte = 16'd59;
+	default: meta_byte = 16'd56;
 	endcase
 endfunction
 
@@ -559,8 +561,8 @@ task meta_read(input [7:0] ret);
 endtask
 
 // S_WRITE_META: PHV metadata bytes wm_i .. wm_end that meta_val(wm_mode) writes, one per clock
-localparam [2:0] WM_ING = 3'd0, WM_EG = 3'd1, WM_PERR = 3'd2, WM_CLONE_INST = 3'd3,
-	WM_CLONE_REQ = 3'd4, WM_TRUNC = 3'd5;
+localparam [2:0] WM_ING = 3'd0, WM_EG = 3'd1, WM_PERR = 3'd2, WM_INST = 3'd3,
+	WM_CLONE_REQ = 3'd4, WM_TRUNC = 3'd5, WM_RESUB_REQ = 3'd6;
 reg [2:0] wm_mode;
 reg [5:0] wm_i, wm_end;
 reg [7:0] wm_ret;
@@ -666,8 +668,12 @@ localparam [1:0] PC_TO_SAVE = 2'd0, PC_FROM_SAVE = 2'd1, PC_TO_ORIG = 2'd2,
 reg cp_rep;			// the copy is a multicast replica (instance_type 5)
 reg [15:0] cp_trunc;		// a clone session's truncation, 0 none
 reg cl_active, cl_done;		// the packet's I2E clone is running / was served
+reg [4:0] passes;		// the packet's ingress passes (resubmit starts another)
+localparam [4:0] MAX_PASSES = 5'd16;	// pisa-model's PISA_MODEL_MAX_PASSES
 reg [15:0] cl_k, orig_cursor;
-reg [63:0] cl_w;		// the clone field list's word
+reg [63:0] cl_w;		// the kept field list's word
+// the field list a clone's or a resubmitted pass's PHV keeps (S_ZERO, S_CL_KEEP*)
+wire [7:0] keep_flist = cl_active ? md_cflist : md_rflist;
 
 // meters (S_MTR): the cell and the arithmetic of model_meter_exec
 reg [15:0] mt_id;
@@ -768,8 +774,10 @@ always @(*) begin
 		6'd38: wm_val = perr[15:8];
 		default: wm_val = perr[7:0];
 		endcase
-	WM_CLONE_INST:	// instance_type 1
-		wm_val = wm_i == 6'd15 ? 8'd1 : 8'd0;
+	WM_INST:	// instance_type: 1 an I2E clone, 6 a resubmitted pass
+		wm_val = wm_i != 6'd15 ? 8'd0 : cl_active ? 8'd1 : 8'd6;
+	WM_RESUB_REQ:	// resubmit's field list (a's value)
+		wm_val = x_aval[7:0];
 	WM_CLONE_REQ:	// clone session, type, field list
 		case (wm_i)
 		6'd52: wm_val = x_a[15:8];
@@ -1147,6 +1155,7 @@ always @(posedge clk) begin
 		cnt_rx <= cnt_rx + 32'd1;
 		cl_active <= 1'b0;
 		cl_done <= 1'b0;
+		passes <= 5'd1;
 		cp_mc <= 1'b0;
 		cp_trunc <= 16'd0;
 		if (!loaded) begin
@@ -1170,11 +1179,11 @@ always @(posedge clk) begin
 			for (i = 0; i < STACKS; i = i + 1)
 				stk_next[i] <= 16'd0;
 			cl_k <= 16'd0;
-			if (cl_active) begin
-				if (md_cflist != 8'd0 && {8'd0, md_cflist} <= g_nflists)
-					cfg_fetch(b_flist + {8'd0, md_cflist} - 16'd1, 3'd1, S_CL_KEEP);
+			if (cl_active || passes != 5'd1) begin	// a clone's or a resubmitted pass's
+				if (keep_flist != 8'd0 && {8'd0, keep_flist} <= g_nflists)
+					cfg_fetch(b_flist + {8'd0, keep_flist} - 16'd1, 3'd1, S_CL_KEEP);
 				else
-					write_meta(WM_CLONE_INST, 6'd12, 6'd15, S_ING_INIT);
+					write_meta(WM_INST, 6'd12, 6'd15, S_ING_INIT);
 			end else begin
 				st <= S_ING_INIT;
 			end
@@ -1621,17 +1630,18 @@ always @(posedge clk) begin
 			4'd6: md_ctype <= dm_rd;
 			4'd7: md_cflist <= dm_rd;
 			4'd8: md_trunc[15:8] <= dm_rd;
-			default: md_trunc[7:0] <= dm_rd;
+			4'd9: md_trunc[7:0] <= dm_rd;
+			default: md_rflist <= dm_rd;
 			endcase
 			md_k <= md_k + 4'd1;
 		end
-		if (md_i < 4'd10) begin
+		if (md_i < 4'd11) begin
 			dm_ra <= dma(A_PHV + {16'd0, meta_byte(md_i)});
 			md_i <= md_i + 4'd1;
 			md_pend <= 1'b1;
 		end else begin
 			md_pend <= 1'b0;
-			if (md_pend && md_k == 4'd9)
+			if (md_pend && md_k == 4'd10)
 				st <= md_ret;
 		end
 	end
@@ -1660,11 +1670,24 @@ always @(posedge clk) begin
 	end
 	S_TM_GO: begin
 		if (!gress) begin
-			// (no image resubmits: lib/pisa_hwconf.c refuses those)
 			cp_mc <= 1'b0;
 			cp_rep <= 1'b0;
 			mc_i <= 16'd0;
-			if (md_mgrp != 16'd0) begin
+			if (md_rflist != 8'd0) begin
+				// resubmit: the packet as it arrived, parsed again with metadata zero
+				// but the field list's fields (kept from the orig copy) and
+				// instance_type 6 (S_ZERO); past the pass limit, nothing (pisa-model
+				// counts that apart from the program's drops)
+				if (passes == MAX_PASSES) begin
+					st <= S_COPY_DONE;
+				end else begin
+					passes <= passes + 5'd1;
+					cl_active <= 1'b0;
+					cl_done <= 1'b0;
+					zi <= 16'd0;
+					phv_copy(PC_TO_ORIG, S_ZERO);
+				end
+			end else if (md_mgrp != 16'd0) begin
 				// multicast: one copy per (rid, port) of the group; none: dropped
 				mc_g <= md_mgrp;
 				cp_rep <= 1'b1;
@@ -1725,7 +1748,7 @@ always @(posedge clk) begin
 		end
 	end
 	S_CL_KEEP: begin
-		// the clone field list's fields, from the original (cf0: the list's word)
+		// the kept field list's fields, from the orig copy (cf0: the list's word)
 		cl_w <= cf0;
 		st <= S_CL_KEEP_N;
 	end
@@ -1733,7 +1756,7 @@ always @(posedge clk) begin
 		if (cl_k < cl_w[47:32])
 			cfg_fetch(cl_w[63:48] + cl_k, 3'd1, S_CL_KEEP_W);
 		else
-			write_meta(WM_CLONE_INST, 6'd12, 6'd15, S_ING_INIT);
+			write_meta(WM_INST, 6'd12, 6'd15, S_ING_INIT);
 	end
 	S_CL_KEEP_W: begin
 		x_t <= cf0;
@@ -1948,6 +1971,7 @@ always @(posedge clk) begin
 			alu_sgn <= x_flags[0];		// b < a, signed for PISA_INSN_SIGNED
 		end
 		OP_CLONE: write_meta(WM_CLONE_REQ, 6'd52, 6'd55, S_X_FETCH);
+		OP_RESUBMIT: write_meta(WM_RESUB_REQ, 6'd56, 6'd56, S_X_FETCH);
 		OP_DIGEST:
 			if (x_imm < g_ndigests)
 				cfg_fetch(b_digest + x_imm, 3'd1, S_X_DIG);

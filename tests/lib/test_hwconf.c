@@ -108,7 +108,14 @@ int main(void)
 	ins[0].op = PISA_RESUBMIT;
 	e = pisa_hwconf_build(&img, &lim, &hc, err, sizeof(err));
 	snprintf(why, sizeof(why), "returned %d: %s", e, err);
-	check("resubmit refused", e == -PISA_E_INVAL && strstr(err, "action 0 uses resubmit"), why);
+	check("resubmit taken", e == 0, why);
+	if (e == 0)
+		pisa_hwconf_free(&hc);
+	ins[0].op = PISA_RECIRCULATE;
+	e = pisa_hwconf_build(&img, &lim, &hc, err, sizeof(err));
+	snprintf(why, sizeof(why), "returned %d: %s", e, err);
+	check("recirculate refused", e == -PISA_E_INVAL && strstr(err, "action 0 uses recirculate"),
+	      why);
 	ins[0].op = PISA_CLONE;
 	ins[0].imm = PISA_CLONE_E2E;
 	e = pisa_hwconf_build(&img, &lim, &hc, err, sizeof(err));
