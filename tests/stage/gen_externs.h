@@ -24,6 +24,10 @@
 #define MAX_X_CELLS 4096
 /* the stage's register and counter cells (pisa_stage_externs' 2^XA), a power of 2 */
 static unsigned x_cells = 64;
+#define X_REG_CELLS 6		/* a register's cells at most */
+#define X_CNT_CELLS 4		/* an indexed counter's cells at most (two words each) */
+/* the most cells the registers and counters take besides a direct counter's */
+#define X_OTHER_WORDS (X_IDS * X_REG_CELLS + (X_IDS - 1) * 2 * X_CNT_CELLS)
 
 /* The stage's cells: where each register and counter id lies; the rest junk. */
 static struct { unsigned base, size; } xreg[X_IDS], xcnt[X_IDS];
@@ -31,7 +35,7 @@ static uint64_t xjunk[MAX_X_CELLS];
 
 /* The image's registers and counters (the top comment's), laid out in the cells; direct_table
  * the table (with its rows set) that has a direct counter, -1 for none. The cells must hold
- * them: 48 and two a row. */
+ * them: X_OTHER_WORDS and two a row. */
 static void add_externs(struct pisa_image *img, int direct_table)
 {
 	unsigned i, at, total = 0;
@@ -44,12 +48,12 @@ static void add_externs(struct pisa_image *img, int direct_table)
 		unsigned w = rwidth();
 
 		img->registers[i] = (struct pisa_register){ (uint16_t)w,
-							    (uint32_t)(1 + rnd() % 6) };
+							    (uint32_t)(1 + rnd() % X_REG_CELLS) };
 		total += img->registers[i].size;
 	}
 	for (i = 0; i < img->ncounters; i++) {
 		img->counters[i] = (struct pisa_counter){ (uint8_t)(rnd() % 3),
-							  (uint32_t)(1 + rnd() % 4), -1 };
+							  (uint32_t)(1 + rnd() % X_CNT_CELLS), -1 };
 		total += 2 * img->counters[i].size;
 	}
 	if (direct_table >= 0) {

@@ -909,9 +909,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	rows = v[3] << v[4] > v[5] ? v[3] << v[4] : v[5];
-	if (!stages && 2 * rows + 48 > 1ul << v[9]) {
+	if (!stages && 2 * rows + X_OTHER_WORDS > 1ul << v[9]) {
 		fprintf(stderr, USAGE "  XA: 2^XA cells must hold a direct counter of %lu rows and "
-			"48 cells more\n", rows);
+			"%d cells more\n", rows, X_OTHER_WORDS);
 		return 2;
 	}
 	phv_bits = (unsigned)v[0] * 8;
